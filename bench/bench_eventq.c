@@ -1,0 +1,3 @@
+/* bench stub */
+#include "config.h"
+int main(void) { return 1; }

@@ -1,0 +1,3 @@
+#ifndef STUB_H
+#define STUB_H
+#endif

@@ -1,0 +1,3 @@
+/* clock.c - to be written (stub so the tree builds). */
+#include "config.h"
+#include "clock.h"

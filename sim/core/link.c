@@ -1,0 +1,3 @@
+/* link.c - to be written (stub so the tree builds). */
+#include "config.h"
+#include "link.h"

@@ -1,0 +1,72 @@
+/*
+ * link.h - a bounded FIFO with a latency, the only way units talk to each other.
+ *
+ * Contract
+ *   - An item pushed while the consumer's domain is at cycle c becomes visible to link_peek /
+ *     link_pop at consumer cycle c + latency (latency >= 1, so the order in which units are ticked
+ *     within a cycle never changes results). Items stay in push order.
+ *   - capacity bounds the items in the link, in flight or waiting. A full link refuses pushes:
+ *     that is flow control, not an error. link_try_push counts the refusal as a stall and
+ *     remembers that the producer waits; the next pop wakes the producer's clock_unit (if one was
+ *     set with link_set_producer) so a sleeping producer retries.
+ *   - A push wakes the consumer's clock_unit (if any) at the cycle the item becomes visible.
+ *   - Ownership: the link owns an item from push to pop; then the popper owns it.
+ * Statistics: pushes, pops, stalls (refused try_push calls), occupancy (current and high-water).
+ */
+#ifndef SIM_LINK_H
+#define SIM_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats.h"
+#include "types.h"
+
+struct clock;
+struct clock_unit;
+struct link;
+
+struct link_stats {
+	uint64_t pushes;
+	uint64_t pops;
+	uint64_t stalls;
+	struct stat_level occupancy;
+};
+
+/*
+ * Creates a link of capacity items (>= 1) and latency consumer cycles (>= 1), timed by the
+ * consumer's clock domain clk. consumer may be NULL (the consumer polls, e.g. in tests). name is
+ * copied. Never NULL.
+ */
+struct link *link_create(const char *name, uint32_t capacity, uint32_t latency, struct clock *clk,
+			 struct clock_unit *consumer);
+void link_destroy(struct link *l);
+/* The unit woken when a refused producer may push again (NULL: nobody). */
+void link_set_producer(struct link *l, struct clock_unit *producer);
+
+bool link_can_push(const struct link *l);
+/* Pushes item if there is room and returns true; else counts a stall and returns false. */
+bool link_try_push(struct link *l, void *item);
+/* Pushes item; the link must have room (SIM_ASSERT). */
+void link_push(struct link *l, void *item);
+/* The head item if it is visible at the consumer's current cycle, else NULL. */
+void *link_peek(const struct link *l);
+/* Removes and returns the visible head item; SIM_ASSERT that there is one. */
+void *link_pop(struct link *l);
+/* Cycle (of the consumer's domain) at which the head becomes visible; CYCLE_NEVER if empty. */
+cycle_t link_head_ready(const struct link *l);
+
+uint32_t link_occupancy(const struct link *l);
+uint32_t link_capacity(const struct link *l);
+uint32_t link_latency(const struct link *l);
+const char *link_name(const struct link *l);
+const struct link_stats *link_stats(const struct link *l);
+
+/* Registers <prefix>.pushes, .pops, .stalls, .occupancy under the link's statistics. */
+void link_register_stats(struct link *l, struct stats *st, const char *prefix);
+/* One line: name, occupancy/capacity, head ready cycle. For the watchdog. */
+void link_dump(const struct link *l, FILE *out);
+void link_check(const struct link *l);
+
+#endif /* SIM_LINK_H */

@@ -1,0 +1,3 @@
+/* stats.c - to be written (stub so the tree builds). */
+#include "config.h"
+#include "stats.h"

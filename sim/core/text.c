@@ -1,0 +1,2 @@
+/* stub */
+#include "config.h"

@@ -1,0 +1,3 @@
+#ifndef STUB_TEXT_H
+#define STUB_TEXT_H
+#endif
