@@ -1,3 +1,125 @@
-#ifndef STUB_H
-#define STUB_H
-#endif
+/*
+ * cfg.h - the configuration loader: libconfig files checked against per-unit field tables.
+ *
+ * Each unit declares its parameters once, as a table of struct cfg_field (key, type, range,
+ * default, one-line description) over the fields of its struct <unit>_params. A struct
+ * cfg_schema lists every group of the simulator (dotted group names such as "clock" or
+ * "dram.timing") with the offset of its params struct inside one big params struct. The same
+ * tables drive loading, range checks, the effective-config writer, the config hash and the
+ * Markdown reference in doc/. This is the only module that includes <libconfig.h>.
+ *
+ * Loading rules
+ *   - @include paths are relative to the directory of the top file.
+ *   - Every setting must be a known group or key: anything else is an error with a "did you
+ *     mean" suggestion. Values are type- and range-checked; 32-bit fields reject 64-bit values.
+ *     Integers are read as 64-bit: libconfig 1.5 silently truncates an integer literal without
+ *     an L suffix to 32 bits, so for such settings the literal is re-read from the source line.
+ *   - A key that is absent takes its default; a key without default (dflt == NULL) is required.
+ *   - -o key=value overrides edit the tree before reading, so they get the same checks.
+ *   - Every problem found is reported, one line each: `file:line: group.key: what was expected`
+ *     (overrides name themselves: `-o clock.core_mhz=abc: clock.core_mhz: ...`).
+ * Library style: functions return 0 or -1 and fill a struct sim_err; they never exit.
+ */
+#ifndef SIM_CFG_H
+#define SIM_CFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "log.h"
+
+enum cfg_type {
+	CFG_U32,  /* uint32_t */
+	CFG_U64,  /* uint64_t */
+	CFG_I64,  /* int64_t */
+	CFG_F64,  /* double; integers accepted */
+	CFG_BOOL, /* bool */
+	CFG_STR,  /* char[CFG_STR_MAX] */
+	CFG_ENUM, /* uint32_t index into names[] */
+	CFG_TYPE_COUNT
+};
+
+#define CFG_STR_MAX 128
+
+struct cfg_field {
+	const char *key;          /* relative to the group; = the params field name */
+	enum cfg_type type;
+	size_t offset;            /* offsetof(struct <unit>_params, field) */
+	size_t size;              /* sizeof the field, checked against the type */
+	int64_t min, max;         /* integers: inclusive range */
+	double rmin, rmax;        /* CFG_F64: inclusive range */
+	const char *dflt;         /* default, as it would be written in a file; NULL = required */
+	const char *const *names; /* CFG_ENUM: NULL-terminated value names */
+	const char *desc;         /* one line, with the unit of the value */
+};
+
+#define CFG_FIELD_SIZE(T, f) sizeof(((T *)0)->f)
+#define CFG_U32_FIELD(T, f, lo, hi, d, text) \
+	{ #f, CFG_U32, offsetof(T, f), CFG_FIELD_SIZE(T, f), lo, hi, 0, 0, d, NULL, text }
+#define CFG_U64_FIELD(T, f, lo, hi, d, text) \
+	{ #f, CFG_U64, offsetof(T, f), CFG_FIELD_SIZE(T, f), lo, hi, 0, 0, d, NULL, text }
+#define CFG_I64_FIELD(T, f, lo, hi, d, text) \
+	{ #f, CFG_I64, offsetof(T, f), CFG_FIELD_SIZE(T, f), lo, hi, 0, 0, d, NULL, text }
+#define CFG_F64_FIELD(T, f, lo, hi, d, text) \
+	{ #f, CFG_F64, offsetof(T, f), CFG_FIELD_SIZE(T, f), 0, 0, lo, hi, d, NULL, text }
+#define CFG_BOOL_FIELD(T, f, d, text) \
+	{ #f, CFG_BOOL, offsetof(T, f), CFG_FIELD_SIZE(T, f), 0, 1, 0, 0, d, NULL, text }
+#define CFG_STR_FIELD(T, f, d, text) \
+	{ #f, CFG_STR, offsetof(T, f), CFG_FIELD_SIZE(T, f), 0, 0, 0, 0, d, NULL, text }
+#define CFG_ENUM_FIELD(T, f, choices, d, text) \
+	{ #f, CFG_ENUM, offsetof(T, f), CFG_FIELD_SIZE(T, f), 0, 0, 0, 0, d, choices, text }
+
+struct cfg_group {
+	const char *name;               /* dotted path: "clock", "dram.timing" */
+	const char *desc;               /* one line */
+	const struct cfg_field *fields;
+	size_t nfields;
+	size_t offset;                  /* of this group's params struct in the whole params */
+};
+
+struct cfg_schema {
+	const struct cfg_group *groups; /* parents before children */
+	size_t ngroups;
+};
+
+struct cfg;
+
+/* Parses path and its includes. On failure returns -1 with err filled and *out NULL. */
+int cfg_load_file(struct cfg **out, const char *path, struct sim_err *err);
+/* Parses text as if it were the file name (for tests and generated configs). */
+int cfg_load_string(struct cfg **out, const char *name, const char *text, struct sim_err *err);
+void cfg_destroy(struct cfg *c);
+/* The top file's name as given to cfg_load_*. */
+const char *cfg_name(const struct cfg *c);
+
+/* Applies one "group.key=value" override. Errors in the assignment's syntax are reported here;
+ * type and range errors when cfg_read runs. */
+int cfg_override(struct cfg *c, const char *assignment, struct sim_err *err);
+
+/* Fills params (the whole struct the schema's offsets refer to) from defaults and the tree,
+ * after checking every setting is known. Returns 0, or -1 with every problem in err->msg. */
+int cfg_read(struct cfg *c, const struct cfg_schema *s, void *params, struct sim_err *err);
+/* True if path ("clock.core_mhz") was given in the file or by an override. */
+bool cfg_is_set(const struct cfg *c, const char *path);
+
+/* Fills params with every field's default; required fields are zeroed. Returns -1 (err filled)
+ * if a table is inconsistent: a default that does not parse or is out of range, a field size
+ * that does not match its type, a duplicate key. */
+int cfg_defaults(const struct cfg_schema *s, void *params, struct sim_err *err);
+
+/* Writes params as a libconfig file that loads back to the same values, every key present,
+ * each with its description as a comment. */
+void cfg_write_effective(FILE *out, const struct cfg_schema *s, const void *params);
+/* FNV-1a hash of the effective config text (without comments): equal hashes, equal configs. */
+uint64_t cfg_hash(const struct cfg_schema *s, const void *params);
+/* Markdown reference of every group and key. */
+void cfg_write_doc(FILE *out, const struct cfg_schema *s);
+
+/* Number of names of a CFG_ENUM field. */
+size_t cfg_enum_count(const struct cfg_field *f);
+/* Formats one field's value from params, as it would be written in a file. */
+void cfg_format_value(char *buf, size_t size, const struct cfg_field *f, const void *group_params);
+
+#endif /* SIM_CFG_H */

@@ -1,2 +1,77 @@
-/* stub */
+/*
+ * text.c - edit distance for "did you mean" suggestions, and FNV-1a hashing (config hashes).
+ *
+ * Neither is on a hot path: suggestions are computed only when reporting an error, and the
+ * config hash once per run.
+ */
 #include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "text.h"
+
+size_t text_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = xcalloc(lb + 1, sizeof *row);
+	size_t i, j, d;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0]; /* row[i-1][j-1] */
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j]; /* row[i-1][j] */
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *text_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	size_t limit = strlen(word) / 3;
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+	size_t i;
+
+	if (limit < 2)
+		limit = 2;
+	for (i = 0; i < n; i++) {
+		size_t d;
+
+		if (candidates[i] == NULL)
+			continue;
+		d = text_edit_distance(word, candidates[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	return best_d <= limit ? best : NULL;
+}
+
+uint64_t text_hash(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}

@@ -1,3 +1,25 @@
-#ifndef STUB_TEXT_H
-#define STUB_TEXT_H
-#endif
+/*
+ * text.h - small string helpers shared by the config loader and the CLI: "did you mean" and a
+ * stable 64-bit hash.
+ */
+#ifndef SIM_TEXT_H
+#define SIM_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Levenshtein distance between a and b (insert, delete, substitute each cost 1). */
+size_t text_edit_distance(const char *a, const char *b);
+
+/*
+ * The candidate closest to word, or NULL if none is close enough to be a plausible typo
+ * (distance <= max(2, strlen(word) / 3)). Ties go to the earliest candidate. candidates[] has n
+ * entries; NULL entries are skipped.
+ */
+const char *text_suggest(const char *word, const char *const *candidates, size_t n);
+
+/* 64-bit FNV-1a of n bytes, continuing from h (start with TEXT_HASH_INIT). */
+#define TEXT_HASH_INIT 0xcbf29ce484222325ull
+uint64_t text_hash(uint64_t h, const void *data, size_t n);
+
+#endif /* SIM_TEXT_H */

@@ -1,2 +1,94 @@
-/* stub */
+/*
+ * params.c - the schema: which config groups exist, in which order, with which fields.
+ *
+ * Each group's field table states key, type, range, default and a one-line description with the
+ * unit. The same tables produce doc/config-reference.md (gmsim config doc).
+ */
 #include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "clock.h"
+#include "params.h"
+
+static const struct cfg_field gpu_fields[] = {
+	CFG_STR_FIELD(struct gpu_desc_params, name, "\"unnamed\"",
+		      "name of the GPU this config describes, as printed in reports"),
+};
+
+static const struct cfg_field sim_fields[] = {
+	CFG_U64_FIELD(struct sim_params, seed, 0, INT64_MAX, "1",
+		      "seed of every random choice (workload rand(), random replacement)"),
+	CFG_U64_FIELD(struct sim_params, max_cycles, 0, INT64_MAX, "0",
+		      "stop after this many core cycles; 0 = run to completion"),
+	CFG_U64_FIELD(struct sim_params, watchdog_cycles, 1000, INT64_MAX, "1000000",
+		      "core cycles with requests in flight but none retired before the run is "
+		      "declared deadlocked"),
+};
+
+/* Up to 10 GHz: above that a period of 100 ps rounds too coarsely to trust. */
+static const struct cfg_field clock_fields[] = {
+	CFG_F64_FIELD(struct clock_params, core_mhz, 1.0, 10000.0, NULL,
+		      "SM clock (warp issue, coalescer, L1, shared memory), MHz"),
+	CFG_F64_FIELD(struct clock_params, xbar_mhz, 1.0, 10000.0, NULL,
+		      "crossbar clock between SMs and L2 slices, MHz"),
+	CFG_F64_FIELD(struct clock_params, l2_mhz, 1.0, 10000.0, NULL, "L2 slice clock, MHz"),
+	CFG_F64_FIELD(struct clock_params, dram_mhz, 1.0, 10000.0, NULL,
+		      "memory controller command clock (DRAM CK), MHz"),
+};
+
+#define GROUP(name_, desc_, fields_, member_)                                        \
+	{ name_, desc_, fields_, sizeof fields_ / sizeof fields_[0],                 \
+	  offsetof(struct gpu_params, member_) }
+
+static const struct cfg_group groups[] = {
+	GROUP("gpu", "The GPU the config describes.", gpu_fields, gpu),
+	GROUP("sim", "How the simulation runs: seed, limits, watchdog.", sim_fields, sim),
+	GROUP("clock", "Clock domains. Each frequency is rounded once to an integer period in "
+		       "picoseconds; `gmsim config check` prints the rounding.",
+	      clock_fields, clock),
+};
+
+const struct cfg_schema gpu_schema = { groups, sizeof groups / sizeof groups[0] };
+
+static const char *const clock_names[GPU_CLK_COUNT] = { "core", "xbar", "l2", "dram" };
+
+const char *gpu_clock_name(enum gpu_clock_domain d)
+{
+	return clock_names[d];
+}
+
+double gpu_clock_mhz(const struct gpu_params *p, enum gpu_clock_domain d)
+{
+	switch (d) {
+	case GPU_CLK_CORE:
+		return p->clock.core_mhz;
+	case GPU_CLK_XBAR:
+		return p->clock.xbar_mhz;
+	case GPU_CLK_L2:
+		return p->clock.l2_mhz;
+	default:
+		return p->clock.dram_mhz;
+	}
+}
+
+int gpu_params_load(struct gpu_params *p, const char *path, const char *const *overrides,
+		    size_t n, struct sim_err *err)
+{
+	struct cfg *c;
+	size_t i;
+	int rc;
+
+	if (cfg_load_file(&c, path, err) != 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (cfg_override(c, overrides[i], err) != 0) {
+			cfg_destroy(c);
+			return -1;
+		}
+	}
+	rc = cfg_read(c, &gpu_schema, p, err);
+	cfg_destroy(c);
+	return rc;
+}

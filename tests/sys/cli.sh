@@ -1,3 +1,37 @@
 #!/bin/sh
-echo "1..1"
-echo "not ok 1 - stub"
+# cli.sh - the gmsim binary's command line: help, version, exit codes, dispatch errors.
+. "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
+plan 12
+
+run_gmsim --help
+expect_eq "--help exits 0" 0 "$rc"
+expect_match "--help lists the config command" '^  config ' "$out"
+if printf '%s\n' "$out" | grep -Eq '^  (run|sweep|validate|analyze|dram) '; then
+	fail "--help lists only working commands" "$out"
+else
+	pass "--help lists only working commands"
+fi
+
+run_gmsim --version
+expect_match "--version prints the version" '^gmsim [0-9]+\.[0-9]+\.[0-9]+$' "$out"
+
+run_gmsim
+expect_eq "no command is a usage error (exit 2)" 2 "$rc"
+
+run_gmsim confg check
+expect_eq "unknown command exits 2" 2 "$rc"
+expect_match "unknown command suggests the near miss" "unknown command 'confg' \(did you mean 'config'\?\)" "$err"
+
+run_gmsim config frobnicate
+expect_eq "unknown config action exits 2" 2 "$rc"
+
+run_gmsim config check --bogus
+expect_eq "unknown option exits 2" 2 "$rc"
+
+run_gmsim config check -c configs/default.cfg extra
+expect_eq "stray argument exits 2" 2 "$rc"
+
+run_gmsim config --help
+expect_eq "config --help exits 0" 0 "$rc"
+expect_match "config --help documents -o" '-o, --set group.key=VAL' "$out"
+done_testing

@@ -1,0 +1,116 @@
+#!/bin/sh
+# build.sh - the two commands README.md opens with.
+#
+#   ./build.sh run    install the Debian packages gmsim needs (if missing), build it, run the
+#                     main job on the default config and print its report
+#   ./build.sh test   install what is missing, build with warnings as errors, run every test;
+#                     then the unit and system tests again under AddressSanitizer + UBSan, and
+#                     `make distcheck`; ends with one line "N passed, N failed"
+#
+# Builds go to build/ (release, -Werror) and build-asan/ (sanitizers). Nothing is written into
+# the source tree except what autogen.sh generates (configure, Makefile.in, build-aux/), which
+# git ignores.
+set -eu
+cd "$(dirname "$0")"
+top=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Packages, by the name Debian 12 gives them.
+PKGS="gcc make autoconf automake libtool pkg-config libconfig-dev libgsl-dev libcmocka-dev"
+
+install_deps() {
+	if ! command -v dpkg-query >/dev/null 2>&1; then
+		echo "build.sh: not a Debian system; install by hand: $PKGS" >&2
+		return 0
+	fi
+	missing=""
+	for p in $PKGS; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "build.sh: installing$missing"
+	sudo=""
+	[ "$(id -u)" -ne 0 ] && sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+}
+
+# configure_in DIR ARGS...: (re)configure DIR when it has no Makefile or other options.
+configure_in() {
+	dir=$1
+	shift
+	mkdir -p "$dir"
+	if [ ! -f "$dir/Makefile" ] || [ "$(cat "$dir/.build-opts" 2>/dev/null)" != "$*" ]; then
+		(cd "$dir" && "$top/configure" -q "$@")
+		echo "$*" >"$dir/.build-opts"
+	fi
+}
+
+build() {
+	[ -x configure ] || ./autogen.sh >/dev/null 2>&1 || ./autogen.sh
+	configure_in build --enable-werror
+	make -s -C build -j"$jobs"
+}
+
+# Adds a test-suite.log's totals to passed/failed.
+count() {
+	log=$1
+	[ -f "$log" ] || return 0
+	p=$(sed -n 's/^# PASS: *//p' "$log" | head -n 1)
+	f=$(sed -n 's/^# FAIL: *//p' "$log" | head -n 1)
+	e=$(sed -n 's/^# ERROR: *//p' "$log" | head -n 1)
+	x=$(sed -n 's/^# XPASS: *//p' "$log" | head -n 1)
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0} + ${e:-0} + ${x:-0}))
+}
+
+# check DIR: make check, keep going on failure, show the logs of what failed.
+check() {
+	dir=$1
+	rm -f "$dir/test-suite.log"
+	if ! make -s -C "$dir" -j"$jobs" check >"$dir/check.out" 2>&1; then
+		status=1
+		grep -E '^(FAIL|ERROR|XPASS)' "$dir/check.out" || true
+		cat "$dir/test-suite.log" 2>/dev/null | head -n 200 || true
+		# A build failure leaves no test-suite.log: count it as a failure.
+		[ -f "$dir/test-suite.log" ] || { tail -n 30 "$dir/check.out"; failed=$((failed + 1)); }
+	fi
+	grep -E '^# (TOTAL|PASS|FAIL|ERROR)' "$dir/check.out" | sed "s|^|$dir: |" || true
+	count "$dir/test-suite.log"
+}
+
+case "${1:-}" in
+run)
+	install_deps
+	build
+	echo
+	exec build/sim/gmsim config check -c configs/default.cfg
+	;;
+test)
+	install_deps
+	build
+	passed=0
+	failed=0
+	status=0
+	check build
+	configure_in build-asan --enable-werror --enable-sanitizers --enable-debug
+	make -s -C build-asan -j"$jobs"
+	check build-asan
+	if make -s -C build -j"$jobs" distcheck >build/distcheck.out 2>&1; then
+		echo "distcheck: ok"
+	else
+		status=1
+		failed=$((failed + 1))
+		tail -n 40 build/distcheck.out
+		echo "distcheck: FAILED"
+	fi
+	[ "$failed" -eq 0 ] || status=1
+	echo "$passed passed, $failed failed"
+	exit $status
+	;;
+*)
+	echo "usage: ./build.sh run | ./build.sh test" >&2
+	exit 2
+	;;
+esac
