@@ -1,3 +1,437 @@
-/* clock.c - to be written (stub so the tree builds). */
+/*
+ * clock.c - clock domains whose units are ticked only while they have work.
+ *
+ * Models a clock tree with one integer period per domain and edges at c * period. What it buys is
+ * the "only busy units cost time" rule of DESIGN.md section 2: a domain's edge is a single eventq
+ * event at EVQ_PRIO_CLOCK that exists only while some unit is awake, and a unit waiting for a known
+ * cycle sleeps behind one EVQ_PRIO_WAKE event instead of being ticked idle.
+ *
+ * State of a unit (the diagram and rules are in clock.h):
+ *
+ *   ASLEEP          -> AWAKE           [clock_wake; clock_wake_at / wake_fire at the next edge]
+ *   AWAKE           -> ASLEEP          [clock_sleep]
+ *   AWAKE           -> SLEEPING_UNTIL  [clock_sleep_until; clock_sleep with a promise recorded]
+ *   SLEEPING_UNTIL  -> AWAKE           [wake_fire, clock_wake]
+ *
+ * A unit's timed wake is a promise, wake_cycle: "u is ticked at wake_cycle". It is dropped only
+ * when u is ticked at a cycle >= wake_cycle, whatever u does in between: clock_sleep never drops
+ * it. While u is awake the promise needs no event (u is ticked every cycle); while u sleeps it is
+ * backed by one wake event at the edge tick of wake_cycle. There is one promise per unit and it
+ * only moves earlier, so a request for a cycle after the pending one is covered by the earlier
+ * tick, as clock.h says: a unit ticked early must look at its inputs again and sleep until the
+ * next cycle it needs (for a link, clock_sleep_until(u, link_head_ready(l))).
+ *
+ * Invariants (clock_check)
+ *   - awake_count == popcount(awake bitmap), and each unit's bit is its state.
+ *   - outside an edge, an edge event is pending iff awake_count > 0, at the next unfired edge.
+ *   - a sleeping unit with a promise has its wake event pending; a unit with a wake event pending
+ *     has a promise, at the event's cycle (by construction: eventq does not tell an event's tick).
+ *   - next_unfired (one past the last cycle whose edge fired) never decreases.
+ *
+ * The edge ticks the units awake at its start, in attach order, over a snapshot of the bitmap:
+ * a unit woken during the edge waits for the next edge; a unit put to sleep during the edge before
+ * its turn is skipped (the live bitmap is consulted too).
+ *
+ * Not modelled: clock phase offsets, jitter, frequency changes at run time, gated clocks' wake-up
+ * latency (a wake costs nothing beyond the edge it lands on).
+ */
 #include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "clock.h"
+#include "eventq.h"
+#include "log.h"
+
+#define BITS_PER_WORD 64
+
+struct clock_unit {
+	struct clock *clk;
+	char *name;
+	clock_tick_fn *fn;
+	void *unit;
+	unsigned idx;       /* attach order; bit idx of the awake bitmap */
+	bool awake;
+	cycle_t wake_cycle; /* promised tick by this cycle, CYCLE_NEVER: none */
+	uint64_t wake_id;   /* eventq id of the wake event, 0: none pending */
+	uint64_t ticks;
+};
+
+struct clock {
+	struct eventq *q;
+	char *name;
+	tick_t period;
+	struct clock_unit **units;
+	unsigned n_units;
+	unsigned cap_units;
+	uint64_t *awake;    /* bitmap by unit index */
+	uint64_t *snap;     /* the bitmap at the start of the edge being processed */
+	unsigned n_words;
+	unsigned n_awake;
+	uint64_t edge_id;   /* eventq id of the pending edge, 0: none */
+	cycle_t next_unfired; /* one past the last cycle whose edge fired (0 before any) */
+	uint64_t edges;
+	bool in_edge;
+};
+
+static void edge_fire(void *ctx, tick_t now);
+static void wake_fire(void *ctx, tick_t now);
+
+/* ------------------------------------------------------------------------------------------------
+ * Helpers
+ */
+
+/* A cycle whose edge tick does not fit in tick_t never comes: such a wake is no wake. */
+static cycle_t clamp_cycle(const struct clock *c, cycle_t cyc)
+{
+	return cyc > (TICK_NEVER - 1) / c->period ? CYCLE_NEVER : cyc;
+}
+
+/* The first edge that has not fired yet and is not in the past: where a wake lands. */
+static cycle_t next_edge_cycle(const struct clock *c)
+{
+	tick_t now = eventq_now(c->q);
+	cycle_t ceil_now = now / c->period + (now % c->period != 0);
+
+	return ceil_now > c->next_unfired ? ceil_now : c->next_unfired;
+}
+
+static void edge_ensure(struct clock *c)
+{
+	if (c->edge_id != 0 || c->in_edge)
+		return; /* pending already, or edge_fire reschedules itself at its end */
+	c->edge_id = eventq_schedule(c->q, clock_tick_of(c, next_edge_cycle(c)), EVQ_PRIO_CLOCK,
+				     edge_fire, c);
+}
+
+static void set_awake(struct clock_unit *u)
+{
+	struct clock *c = u->clk;
+
+	if (u->awake)
+		return;
+	u->awake = true;
+	c->awake[u->idx / BITS_PER_WORD] |= UINT64_C(1) << (u->idx % BITS_PER_WORD);
+	if (c->n_awake++ == 0)
+		edge_ensure(c);
+}
+
+static void set_asleep(struct clock_unit *u)
+{
+	struct clock *c = u->clk;
+
+	if (!u->awake)
+		return;
+	u->awake = false;
+	c->awake[u->idx / BITS_PER_WORD] &= ~(UINT64_C(1) << (u->idx % BITS_PER_WORD));
+	/* An edge with nobody to tick is not worth an event. Inside an edge, edge_fire decides. */
+	if (--c->n_awake == 0 && c->edge_id != 0 && !c->in_edge) {
+		eventq_cancel(c->q, c->edge_id);
+		c->edge_id = 0;
+	}
+}
+
+static void wake_cancel(struct clock_unit *u)
+{
+	if (u->wake_id != 0) {
+		eventq_cancel(u->clk->q, u->wake_id);
+		u->wake_id = 0;
+	}
+}
+
+/*
+ * Backs a sleeping unit's promise with an event. A promise due at the next edge anyway needs no
+ * event: the unit simply wakes now, which ticks it at that same edge.
+ */
+static void wake_arm(struct clock_unit *u)
+{
+	struct clock *c = u->clk;
+	cycle_t next = next_edge_cycle(c);
+
+	SIM_ASSERT(!u->awake && u->wake_cycle != CYCLE_NEVER);
+	if (u->wake_cycle <= next) {
+		u->wake_cycle = next;
+		wake_cancel(u);
+		set_awake(u);
+		return;
+	}
+	if (u->wake_id != 0)
+		return; /* already armed at wake_cycle (the invariant) */
+	u->wake_id = eventq_schedule(c->q, clock_tick_of(c, u->wake_cycle), EVQ_PRIO_WAKE,
+				     wake_fire, u);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Events
+ */
+
+static void wake_fire(void *ctx, tick_t now)
+{
+	struct clock_unit *u = ctx;
+
+	u->wake_id = 0;
+	/* The promise stays recorded until the unit is ticked at wake_cycle: should something put
+	 * it to sleep before that edge, clock_sleep sees the promise due and keeps it awake. */
+	set_awake(u);
+}
+
+static void edge_fire(void *ctx, tick_t now)
+{
+	struct clock *c = ctx;
+	cycle_t cyc = now / c->period;
+	unsigned w;
+
+	c->edge_id = 0;
+	c->next_unfired = cyc + 1;
+	c->edges++;
+	c->in_edge = true;
+	memcpy(c->snap, c->awake, c->n_words * sizeof *c->snap);
+	for (w = 0; w < c->n_words; w++) {
+		uint64_t todo = c->snap[w];
+
+		/* Re-mask with the live word each time: a tick may put a later unit to sleep. */
+		while ((todo &= c->awake[w]) != 0) {
+			unsigned b = (unsigned)__builtin_ctzll(todo);
+			struct clock_unit *u = c->units[w * BITS_PER_WORD + b];
+
+			todo &= todo - 1;
+			if (u->wake_cycle <= cyc) {
+				/* Promise kept; its event (at or before this tick, at a lower
+				 * priority value) has fired. */
+				SIM_ASSERT(u->wake_id == 0);
+				u->wake_cycle = CYCLE_NEVER;
+			}
+			u->ticks++;
+			eventq_set_unit(c->q, u->name);
+			u->fn(u->unit, cyc);
+			eventq_set_unit(c->q, NULL);
+		}
+	}
+	c->in_edge = false;
+	if (c->n_awake > 0)
+		c->edge_id = eventq_schedule(c->q, now + c->period, EVQ_PRIO_CLOCK, edge_fire, c);
+#ifdef SIM_DEBUG
+	clock_check(c);
+#endif
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Domains
+ */
+
+struct clock *clock_create(struct eventq *q, const char *name, tick_t period_ps)
+{
+	struct clock *c;
+
+	SIM_ASSERT(q != NULL && name != NULL);
+	SIM_ASSERT(period_ps >= 1);
+	c = xcalloc(1, sizeof *c);
+	c->q = q;
+	c->name = xstrdup(name);
+	c->period = period_ps;
+	return c;
+}
+
+void clock_destroy(struct clock *c)
+{
+	unsigned i;
+
+	if (c == NULL)
+		return;
+	if (c->edge_id != 0)
+		eventq_cancel(c->q, c->edge_id);
+	for (i = 0; i < c->n_units; i++) {
+		wake_cancel(c->units[i]);
+		free(c->units[i]->name);
+		free(c->units[i]);
+	}
+	free(c->units);
+	free(c->awake);
+	free(c->snap);
+	free(c->name);
+	free(c);
+}
+
+struct clock_unit *clock_attach(struct clock *c, const char *name, clock_tick_fn *fn, void *unit)
+{
+	struct clock_unit *u;
+
+	SIM_ASSERT(name != NULL && fn != NULL);
+	SIM_ASSERT(!c->in_edge); /* the snapshot and bitmap are sized for the units at edge start */
+	if (c->n_units == c->cap_units) {
+		c->cap_units = c->cap_units != 0 ? 2 * c->cap_units : 8;
+		c->units = xreallocarray(c->units, c->cap_units, sizeof *c->units);
+	}
+	if (c->n_units == c->n_words * BITS_PER_WORD) {
+		c->n_words++;
+		c->awake = xreallocarray(c->awake, c->n_words, sizeof *c->awake);
+		c->snap = xreallocarray(c->snap, c->n_words, sizeof *c->snap);
+		c->awake[c->n_words - 1] = 0;
+	}
+	u = xcalloc(1, sizeof *u);
+	u->clk = c;
+	u->name = xstrdup(name);
+	u->fn = fn;
+	u->unit = unit;
+	u->idx = c->n_units;
+	u->wake_cycle = CYCLE_NEVER;
+	c->units[c->n_units++] = u;
+	return u;
+}
+
+tick_t clock_period_from_mhz(double mhz)
+{
+	double ps;
+
+	/* Also rejects NaN. 2^62 ps is about 53 days: no clock is that slow. */
+	SIM_ASSERT(mhz > 0.0);
+	ps = 1e6 / mhz + 0.5;
+	SIM_ASSERT(ps < 4611686018427387904.0);
+	return ps < 1.0 ? 1 : (tick_t)ps;
+}
+
+const char *clock_name(const struct clock *c)
+{
+	return c->name;
+}
+
+tick_t clock_period(const struct clock *c)
+{
+	return c->period;
+}
+
+struct eventq *clock_eventq(const struct clock *c)
+{
+	return c->q;
+}
+
+cycle_t clock_cycle(const struct clock *c)
+{
+	return eventq_now(c->q) / c->period;
+}
+
+tick_t clock_tick_of(const struct clock *c, cycle_t cyc)
+{
+	SIM_ASSERT(cyc <= TICK_NEVER / c->period);
+	return cyc * c->period;
+}
+
+uint64_t clock_edges(const struct clock *c)
+{
+	return c->edges;
+}
+
+unsigned clock_awake_count(const struct clock *c)
+{
+	return c->n_awake;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Units
+ */
+
+void clock_wake(struct clock_unit *u)
+{
+	set_awake(u);
+}
+
+void clock_wake_at(struct clock_unit *u, cycle_t cyc)
+{
+	cycle_t next = next_edge_cycle(u->clk);
+
+	cyc = clamp_cycle(u->clk, cyc);
+	if (cyc < next)
+		cyc = next;
+	if (cyc >= u->wake_cycle)
+		return; /* timed wakes only move earlier */
+	u->wake_cycle = cyc;
+	/* A pending event is now too late. An awake unit keeps the promise without one. */
+	wake_cancel(u);
+	if (!u->awake)
+		wake_arm(u);
+}
+
+void clock_sleep(struct clock_unit *u)
+{
+	if (!u->awake)
+		return;
+	/* A promise due at the next edge would wake the unit right back: just stay awake. */
+	if (u->wake_cycle <= next_edge_cycle(u->clk))
+		return;
+	set_asleep(u);
+	if (u->wake_cycle != CYCLE_NEVER)
+		wake_arm(u);
+}
+
+void clock_sleep_until(struct clock_unit *u, cycle_t cyc)
+{
+	/* clock_sleep + clock_wake_at, folded so that no event is armed for a promise that the
+	 * new, earlier one replaces. */
+	cycle_t next = next_edge_cycle(u->clk);
+
+	cyc = clamp_cycle(u->clk, cyc);
+	if (cyc < next)
+		cyc = next;
+	if (cyc < u->wake_cycle) {
+		u->wake_cycle = cyc;
+		wake_cancel(u);
+	}
+	if (u->wake_cycle <= next) {
+		set_awake(u);
+		return;
+	}
+	set_asleep(u);
+	/* CYCLE_NEVER (say, the head_ready of an empty link): a plain clock_sleep. */
+	if (u->wake_cycle != CYCLE_NEVER)
+		wake_arm(u);
+}
+
+bool clock_is_awake(const struct clock_unit *u)
+{
+	return u->awake;
+}
+
+struct clock *clock_unit_clock(const struct clock_unit *u)
+{
+	return u->clk;
+}
+
+const char *clock_unit_name(const struct clock_unit *u)
+{
+	return u->name;
+}
+
+uint64_t clock_unit_ticks(const struct clock_unit *u)
+{
+	return u->ticks;
+}
+
+void clock_check(const struct clock *c)
+{
+	unsigned i, w, pop = 0;
+
+	SIM_ASSERT(c->n_units <= c->n_words * BITS_PER_WORD);
+	for (w = 0; w < c->n_words; w++)
+		pop += (unsigned)__builtin_popcountll(c->awake[w]);
+	SIM_ASSERT(pop == c->n_awake);
+	if (!c->in_edge) {
+		SIM_ASSERT((c->edge_id != 0) == (c->n_awake > 0));
+		SIM_ASSERT(c->edge_id == 0 || eventq_is_pending(c->q, c->edge_id));
+	}
+	for (i = 0; i < c->n_units; i++) {
+		const struct clock_unit *u = c->units[i];
+		bool bit = (c->awake[i / BITS_PER_WORD] >> (i % BITS_PER_WORD)) & 1;
+
+		SIM_ASSERT(u->clk == c && u->idx == i);
+		SIM_ASSERT(u->awake == bit);
+		if (u->wake_id != 0) {
+			SIM_ASSERT(eventq_is_pending(c->q, u->wake_id));
+			SIM_ASSERT(u->wake_cycle != CYCLE_NEVER);
+		}
+		if (!u->awake && u->wake_cycle != CYCLE_NEVER)
+			SIM_ASSERT(u->wake_id != 0);
+	}
+}

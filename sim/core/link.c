@@ -1,3 +1,228 @@
-/* link.c - to be written (stub so the tree builds). */
+/*
+ * link.c - a bounded FIFO with a latency: the wires and queues between units.
+ *
+ * Models a pipelined, flow-controlled channel: capacity items may be in it at once (in flight or
+ * waiting at the far end), each item takes latency cycles of the consumer's clock to cross, and a
+ * full channel pushes back on the producer. It is a ring of {item, ready}, where ready is the
+ * consumer cycle at which the item becomes visible, fixed at push time.
+ *
+ * Invariants (link_check)
+ *   - 0 <= count <= capacity; occupancy.cur == count <= occupancy.hwm. (pushes - pops == count
+ *     only until the first stats reset, so it is not checked.)
+ *   - ready cycles are non-decreasing from head to tail (the consumer clock never runs backwards
+ *     and latency is fixed), so only the head needs testing for visibility.
+ *   - producer_waiting from a refused try_push until the next pop (the link stays full until
+ *     then, so no push can get through in between).
+ *
+ * Items are opaque non-NULL pointers: link_peek's NULL means "nothing visible", so pushing NULL is
+ * a bug (SIM_ASSERT). Not modelled: bandwidth in bytes (one item per push, any number of pushes
+ * per cycle up to capacity; units that model a bus width limit their own pushes), credit-return
+ * latency (a slot frees the moment the consumer pops), and reordering.
+ */
 #include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "clock.h"
 #include "link.h"
+#include "log.h"
+#include "stats.h"
+
+struct link_slot {
+	void *item;
+	cycle_t ready; /* consumer cycle at which the item is visible */
+};
+
+struct link {
+	char *name;
+	uint32_t capacity;
+	uint32_t latency;
+	struct clock *clk;
+	struct clock_unit *consumer;
+	struct clock_unit *producer;
+	struct link_slot *ring;
+	uint32_t head;  /* index of the oldest item */
+	uint32_t count;
+	bool producer_waiting;
+	struct link_stats st;
+};
+
+struct link *link_create(const char *name, uint32_t capacity, uint32_t latency, struct clock *clk,
+			 struct clock_unit *consumer)
+{
+	struct link *l;
+
+	SIM_ASSERT(name != NULL && clk != NULL);
+	SIM_ASSERT(capacity >= 1);
+	SIM_ASSERT(latency >= 1);
+	SIM_ASSERT(consumer == NULL || clock_unit_clock(consumer) == clk);
+	l = xcalloc(1, sizeof *l);
+	l->name = xstrdup(name);
+	l->capacity = capacity;
+	l->latency = latency;
+	l->clk = clk;
+	l->consumer = consumer;
+	l->ring = xreallocarray(NULL, capacity, sizeof *l->ring);
+	return l;
+}
+
+void link_destroy(struct link *l)
+{
+	if (l == NULL)
+		return;
+	free(l->ring);
+	free(l->name);
+	free(l);
+}
+
+void link_set_producer(struct link *l, struct clock_unit *producer)
+{
+	l->producer = producer;
+}
+
+bool link_can_push(const struct link *l)
+{
+	return l->count < l->capacity;
+}
+
+void link_push(struct link *l, void *item)
+{
+	struct link_slot *s;
+	uint32_t tail;
+
+	SIM_ASSERT(l->count < l->capacity);
+	SIM_ASSERT(item != NULL);
+	tail = l->head + l->count;
+	if (tail >= l->capacity)
+		tail -= l->capacity;
+	s = &l->ring[tail];
+	s->item = item;
+	s->ready = clock_cycle(l->clk) + l->latency;
+	l->count++;
+	l->st.pushes++;
+	stat_level_inc(&l->st.occupancy);
+	if (l->consumer != NULL)
+		clock_wake_at(l->consumer, s->ready);
+}
+
+bool link_try_push(struct link *l, void *item)
+{
+	if (l->count == l->capacity) {
+		l->st.stalls++;
+		l->producer_waiting = true;
+		return false;
+	}
+	link_push(l, item);
+	return true;
+}
+
+void *link_peek(const struct link *l)
+{
+	const struct link_slot *s;
+
+	if (l->count == 0)
+		return NULL;
+	s = &l->ring[l->head];
+	return clock_cycle(l->clk) >= s->ready ? s->item : NULL;
+}
+
+void *link_pop(struct link *l)
+{
+	void *item = link_peek(l);
+
+	SIM_ASSERT(item != NULL);
+	l->ring[l->head].item = NULL;
+	if (++l->head == l->capacity)
+		l->head = 0;
+	l->count--;
+	l->st.pops++;
+	stat_level_dec(&l->st.occupancy);
+	if (l->producer_waiting) {
+		/* Room again: let a producer that backed off retry at its next edge. */
+		l->producer_waiting = false;
+		if (l->producer != NULL)
+			clock_wake(l->producer);
+	}
+	return item;
+}
+
+cycle_t link_head_ready(const struct link *l)
+{
+	return l->count > 0 ? l->ring[l->head].ready : CYCLE_NEVER;
+}
+
+uint32_t link_occupancy(const struct link *l)
+{
+	return l->count;
+}
+
+uint32_t link_capacity(const struct link *l)
+{
+	return l->capacity;
+}
+
+uint32_t link_latency(const struct link *l)
+{
+	return l->latency;
+}
+
+const char *link_name(const struct link *l)
+{
+	return l->name;
+}
+
+const struct link_stats *link_stats(const struct link *l)
+{
+	return &l->st;
+}
+
+void link_register_stats(struct link *l, struct stats *st, const char *prefix)
+{
+	char *name;
+
+	name = xasprintf("%s.pushes", prefix);
+	stats_counter(st, name, "items pushed into the link", &l->st.pushes);
+	free(name);
+	name = xasprintf("%s.pops", prefix);
+	stats_counter(st, name, "items popped from the link", &l->st.pops);
+	free(name);
+	name = xasprintf("%s.stalls", prefix);
+	stats_counter(st, name, "pushes refused because the link was full", &l->st.stalls);
+	free(name);
+	name = xasprintf("%s.occupancy", prefix);
+	stats_level(st, name, "items in the link, in flight or waiting", &l->st.occupancy);
+	free(name);
+}
+
+void link_dump(const struct link *l, FILE *out)
+{
+	fprintf(out, "link %s: %u/%u items, latency %u, now cycle %llu, head ready ", l->name,
+		l->count, l->capacity, l->latency, (unsigned long long)clock_cycle(l->clk));
+	if (l->count > 0)
+		fprintf(out, "%llu", (unsigned long long)l->ring[l->head].ready);
+	else
+		fputs("-", out);
+	fprintf(out, "%s\n", l->producer_waiting ? ", producer waiting" : "");
+}
+
+void link_check(const struct link *l)
+{
+	uint32_t i;
+
+	SIM_ASSERT(l->count <= l->capacity);
+	SIM_ASSERT(l->head < l->capacity);
+	SIM_ASSERT(l->st.occupancy.cur == l->count);
+	SIM_ASSERT(l->st.occupancy.hwm >= l->st.occupancy.cur);
+	SIM_ASSERT(!l->producer_waiting || l->count == l->capacity);
+	for (i = 0; i < l->count; i++) {
+		uint32_t k = (l->head + i) % l->capacity;
+		uint32_t prev = (k + l->capacity - 1) % l->capacity;
+
+		SIM_ASSERT(l->ring[k].item != NULL);
+		if (i > 0)
+			SIM_ASSERT(l->ring[prev].ready <= l->ring[k].ready);
+	}
+}

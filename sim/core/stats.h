@@ -89,9 +89,11 @@ struct stats *stats_create(void);
 /* Frees the registry and the distributions it owns; never the units' counters. */
 void stats_destroy(struct stats *st);
 
-void stats_counter(struct stats *st, const char *name, const char *desc, const uint64_t *v);
-void stats_real(struct stats *st, const char *name, const char *desc, const double *v, unsigned flags);
-void stats_level(struct stats *st, const char *name, const char *desc, const struct stat_level *lv);
+/* The pointers are not const: the registry reads them at dump time and writes them in
+ * stats_reset. They must outlive the registry (or its last dump and reset). */
+void stats_counter(struct stats *st, const char *name, const char *desc, uint64_t *v);
+void stats_real(struct stats *st, const char *name, const char *desc, double *v, unsigned flags);
+void stats_level(struct stats *st, const char *name, const char *desc, struct stat_level *lv);
 void stats_formula(struct stats *st, const char *name, const char *desc, stats_formula_fn *fn,
 		   const void *ctx);
 /* A distribution with bins equal bins over [lo, hi) (lo < hi, bins >= 1); owned by the registry. */
