@@ -47,10 +47,19 @@ configure_in() {
 	fi
 }
 
+# make_in DIR [TARGET]: build quietly; on failure show the end of the log.
+make_in() {
+	if ! make -s -C "$1" -j"$jobs" ${2:-} >"$1/make.out" 2>&1; then
+		tail -n 40 "$1/make.out"
+		echo "build.sh: make ${2:-all} in $1 failed" >&2
+		return 1
+	fi
+}
+
 build() {
 	[ -x configure ] || ./autogen.sh >/dev/null 2>&1 || ./autogen.sh
 	configure_in build --enable-werror
-	make -s -C build -j"$jobs"
+	make_in build
 }
 
 # Adds a test-suite.log's totals to passed/failed.
@@ -95,8 +104,11 @@ test)
 	status=0
 	check build
 	configure_in build-asan --enable-werror --enable-sanitizers --enable-debug
-	make -s -C build-asan -j"$jobs"
-	check build-asan
+	if make_in build-asan; then
+		check build-asan
+	else
+		failed=$((failed + 1))
+	fi
 	if make -s -C build -j"$jobs" distcheck >build/distcheck.out 2>&1; then
 		echo "distcheck: ok"
 	else
