@@ -1,0 +1,75 @@
+/*
+ * addrmap.h - physical address -> DRAM coordinates (channel, pseudo-channel, bank group, bank,
+ * row, column), for any channel count, with optional hashing.
+ *
+ * The map is a mixed-radix decomposition of the burst index (address / burst_bytes), so field
+ * sizes need not be powers of two (12 channels, 60 data bursts per row under inline ECC):
+ *   - the lowest interleave_bytes / burst_bytes bursts are the low column bits (col_lo): one
+ *     channel serves that many consecutive bursts before the next channel takes over;
+ *   - then the fields named in `order`, from least to most significant (order is written most
+ *     significant first, like DRAMsim3's "rochrababgco": "row:col:ba:bg:pc:ch"); "col" there is
+ *     the rest of the column (col_hi);
+ *   - the most significant field takes what is left modulo its size (addresses past the capacity
+ *     wrap; addrmap_decode counts them).
+ * Hashing spreads rows over channels and banks: with hash_channel, ch = (ch + h(row)) mod
+ * channels (XOR when channels is a power of two); with hash_bank the same for bank and bank
+ * group. h mixes the row bits. Both keep the map a bijection (row is unchanged), so
+ * addrmap_encode inverts addrmap_decode exactly.
+ */
+#ifndef SIM_ADDRMAP_H
+#define SIM_ADDRMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cfg.h"
+#include "log.h"
+#include "types.h"
+
+/* dram.map */
+struct addrmap_params {
+	char order[CFG_STR_MAX];   /* "row:col:ba:bg:pc:ch", most significant first */
+	uint32_t interleave_bytes; /* bytes one channel serves before the next; multiple of burst */
+	bool hash_channel;
+	bool hash_bank;
+};
+
+extern const struct cfg_field addrmap_fields[];
+extern const size_t addrmap_nfields;
+
+/* The sizes of the fields, from the DRAM organisation. */
+struct addrmap_geom {
+	uint32_t channels, pcs, bank_groups, banks_per_group, rows;
+	uint32_t bursts_per_row; /* data column positions per row (after any inline-ECC share) */
+	uint32_t burst_bytes;
+};
+
+struct dram_addr {
+	uint32_t ch, pc, bg, ba, row, col; /* ba: bank within its group; col: burst index in row */
+};
+
+enum addrmap_field { AM_CH, AM_PC, AM_BG, AM_BA, AM_ROW, AM_COL, AM_FIELD_COUNT };
+
+struct addrmap {
+	struct addrmap_geom g;
+	struct addrmap_params p;
+	uint32_t col_lo;                  /* bursts per interleave chunk */
+	uint32_t col_hi;                  /* bursts_per_row / col_lo */
+	enum addrmap_field order[AM_FIELD_COUNT]; /* least significant first */
+	uint64_t capacity_bytes;          /* data bytes the map covers */
+	uint64_t wrapped;                 /* decodes of addresses >= capacity */
+};
+
+/* Checks p against g and fills m. Returns 0, or -1 with err naming the dram.map key at fault
+ * (bad order string, interleave not a multiple of the burst or not dividing the row). */
+int addrmap_init(struct addrmap *m, const struct addrmap_params *p, const struct addrmap_geom *g,
+		 struct sim_err *err);
+/* Decodes a byte address. Never fails; addresses past the capacity wrap (and are counted). */
+void addrmap_decode(struct addrmap *m, addr_t addr, struct dram_addr *out);
+/* The lowest byte address that decodes to a (inverse of addrmap_decode). */
+addr_t addrmap_encode(const struct addrmap *m, const struct dram_addr *a);
+/* "row:col:ba:bg:pc:ch" style description of the effective map, for reports. */
+void addrmap_describe(const struct addrmap *m, char *buf, size_t size);
+
+#endif /* SIM_ADDRMAP_H */
