@@ -37,6 +37,7 @@ struct addrmap_params {
 
 extern const struct cfg_field addrmap_fields[];
 extern const size_t addrmap_nfields;
+#define ADDRMAP_NFIELDS 4 /* entries of addrmap_fields[] (checked in the .c) */
 
 /* The sizes of the fields, from the DRAM organisation. */
 struct addrmap_geom {

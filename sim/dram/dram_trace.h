@@ -48,8 +48,8 @@ enum dram_pattern_kind { DRAM_PATTERN_STREAM, DRAM_PATTERN_RANDOM, DRAM_PATTERN_
 struct dram_pattern_params {
 	enum dram_pattern_kind kind;
 	uint64_t count;          /* records to produce */
-	uint64_t footprint;      /* bytes: addresses stay in [base, base + footprint) */
-	uint64_t stride;         /* bytes between consecutive records (stream: = bytes) */
+	uint64_t footprint;      /* bytes: addresses stay in [0, footprint) */
+	uint64_t stride;         /* bytes between records (stream: 0 = bytes; strided: >= 1) */
 	uint32_t bytes;          /* request size */
 	double write_fraction;   /* 0..1: share of writes, drawn per record */
 	uint64_t seed;
@@ -58,7 +58,8 @@ struct dram_pattern_params {
 struct dram_trace;
 
 /* Opens a trace file. default_bytes is the size of records that carry none. Returns NULL with
- * err filled (file: what) if it cannot be opened or its first record is not in a known format. */
+ * err filled (file: what) if it cannot be opened, has no record at all ("no records": an empty
+ * trace is an error), or its first record is not in a known format. */
 struct dram_trace *dram_trace_open(const char *path, uint32_t default_bytes,
 				   struct sim_err *err);
 /* A synthetic stream. Returns NULL with err filled on bad parameters (zero footprint ...). */

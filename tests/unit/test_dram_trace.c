@@ -1,0 +1,530 @@
+/*
+ * test_dram_trace.c - DRAM trace files and synthetic patterns: every format parsed to exact
+ * records, detection, comments and blank lines, each kind of bad line with its exact message and
+ * line number, missing and empty files, and the patterns' determinism, range, alignment, write
+ * share and wrap-around. Trace files live in tests/data/dram/.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+#include "dram_trace.h"
+
+#define DFLT_BYTES 64
+
+struct want {
+	uint64_t addr;
+	bool is_write;
+	bool has_cycle;
+	uint64_t cycle;
+	uint32_t bytes;
+};
+
+static const char *data_path(const char *name)
+{
+	static char rel[256];
+
+	snprintf(rel, sizeof rel, "tests/data/dram/%s", name);
+	return unit_src_path(rel);
+}
+
+static struct dram_trace *open_ok(const char *name)
+{
+	struct sim_err err;
+	struct dram_trace *t = dram_trace_open(data_path(name), DFLT_BYTES, &err);
+
+	if (t == NULL)
+		fail_msg("%s:%d: %s", err.file, err.line, err.msg);
+	return t;
+}
+
+/* Reads the whole trace and compares it with want[0..n). */
+static void expect_records(const char *name, enum dram_trace_format fmt, const struct want *want,
+			   size_t n)
+{
+	struct dram_trace *t = open_ok(name);
+	struct dram_trace_rec r;
+	struct sim_err err;
+	size_t i;
+
+	assert_int_equal(dram_trace_format(t), fmt);
+	for (i = 0; i < n; i++) {
+		int rc = dram_trace_next(t, &r, &err);
+
+		if (rc != 1)
+			fail_msg("%s record %zu: rc %d: %s:%d: %s", name, i, rc, err.file, err.line,
+				 err.msg);
+		assert_int_equal(r.addr, want[i].addr);
+		assert_int_equal(r.is_write, want[i].is_write);
+		assert_int_equal(r.has_cycle, want[i].has_cycle);
+		assert_int_equal(r.cycle, want[i].cycle);
+		assert_int_equal(r.bytes, want[i].bytes);
+		assert_int_equal(dram_trace_records(t), i + 1);
+	}
+	assert_int_equal(dram_trace_next(t, &r, &err), 0);
+	assert_int_equal(dram_trace_next(t, &r, &err), 0);
+	assert_int_equal(dram_trace_records(t), n);
+	dram_trace_close(t);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Good files
+ */
+
+static void test_dramsim3(void **state)
+{
+	static const struct want w[] = {
+		{ 0x7f00, false, true, 120, DFLT_BYTES },
+		{ 0x7f40, true, true, 121, DFLT_BYTES },
+		{ 0x1000, false, true, 121, DFLT_BYTES }, /* P_MEM_RD, tab-separated */
+		{ 0xabc0, false, true, 130, DFLT_BYTES }, /* P_FETCH, no 0x */
+		{ 0x2000, true, true, 200, DFLT_BYTES },  /* P_MEM_WR, 0X */
+		{ 0x2040, true, true, 200, DFLT_BYTES },  /* BOFF */
+		{ 0xffffffffffffffe0ull, false, true, 250, DFLT_BYTES }, /* "Read" */
+	};
+
+	(void)state;
+	expect_records("dramsim3.trace", DRAM_TRACE_DRAMSIM3, w, sizeof w / sizeof w[0]);
+}
+
+static void test_ramulator_ldst(void **state)
+{
+	static const struct want w[] = {
+		{ 0x7f00, false, false, 0, DFLT_BYTES },
+		{ 123, true, false, 0, DFLT_BYTES },          /* decimal */
+		{ 0xabc, false, false, 0, DFLT_BYTES },       /* 0X, surrounding blanks */
+		{ UINT64_MAX, true, false, 0, DFLT_BYTES },   /* largest decimal */
+		{ 7, false, false, 0, DFLT_BYTES },           /* "007": decimal, not octal */
+	};
+
+	(void)state;
+	expect_records("ramulator_ldst.trace", DRAM_TRACE_RAMULATOR_LDST, w,
+		       sizeof w / sizeof w[0]);
+}
+
+static void test_ramulator_rw(void **state)
+{
+	static const struct want w[] = {
+		{ 0x7f00, false, false, 0, DFLT_BYTES },
+		{ 0x7f40, true, false, 0, DFLT_BYTES }, /* no 0x */
+		{ UINT64_MAX, false, false, 0, DFLT_BYTES },
+	};
+
+	(void)state;
+	expect_records("ramulator_rw.trace", DRAM_TRACE_RAMULATOR_RW, w, sizeof w / sizeof w[0]);
+}
+
+/* CRLF line ends, comments after records (with or without a blank before '#'), indented
+ * comments, hex and decimal addresses, explicit sizes. */
+static void test_native(void **state)
+{
+	static const struct want w[] = {
+		{ 0x7f00, false, true, 120, DFLT_BYTES },
+		{ 4096, true, true, 120, 64 },
+		{ 0x80, false, true, 121, DFLT_BYTES },
+		{ 0x100, true, true, 200, 4096 },
+		{ 1, false, true, UINT64_MAX, 1 },
+	};
+
+	(void)state;
+	expect_records("native.trace", DRAM_TRACE_NATIVE, w, sizeof w / sizeof w[0]);
+}
+
+static void test_format_names(void **state)
+{
+	(void)state;
+	assert_string_equal(dram_trace_format_name(DRAM_TRACE_DRAMSIM3), "dramsim3");
+	assert_string_equal(dram_trace_format_name(DRAM_TRACE_RAMULATOR_LDST), "ramulator_ldst");
+	assert_string_equal(dram_trace_format_name(DRAM_TRACE_RAMULATOR_RW), "ramulator_rw");
+	assert_string_equal(dram_trace_format_name(DRAM_TRACE_NATIVE), "native");
+	assert_string_equal(dram_trace_format_name(DRAM_TRACE_PATTERN), "pattern");
+	assert_int_equal(dram_pattern_kind_parse("stream"), DRAM_PATTERN_STREAM);
+	assert_int_equal(dram_pattern_kind_parse("random"), DRAM_PATTERN_RANDOM);
+	assert_int_equal(dram_pattern_kind_parse("strided"), DRAM_PATTERN_STRIDED);
+	assert_int_equal(dram_pattern_kind_parse("Stream"), -1);
+	assert_int_equal(dram_pattern_kind_parse(""), -1);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Bad files
+ */
+
+static void expect_open_error(const char *name, int line, const char *msg)
+{
+	struct sim_err err;
+
+	memset(&err, 0, sizeof err);
+	assert_null(dram_trace_open(data_path(name), DFLT_BYTES, &err));
+	assert_string_equal(err.file, data_path(name));
+	assert_int_equal(err.line, line);
+	assert_string_equal(err.msg, msg);
+}
+
+/* Opens name, reads good records, then expects -1 with line and msg, and the same again. */
+static void expect_next_error(const char *name, uint64_t good, int line, const char *msg)
+{
+	struct dram_trace *t = open_ok(name);
+	struct dram_trace_rec r;
+	struct sim_err err;
+	uint64_t i;
+	int k;
+
+	for (i = 0; i < good; i++)
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+	for (k = 0; k < 2; k++) {
+		memset(&err, 0, sizeof err);
+		assert_int_equal(dram_trace_next(t, &r, &err), -1);
+		assert_string_equal(err.file, data_path(name));
+		assert_int_equal(err.line, line);
+		assert_string_equal(err.msg, msg);
+	}
+	assert_int_equal(dram_trace_records(t), good);
+	dram_trace_close(t);
+}
+
+static void test_bad_lines(void **state)
+{
+	(void)state;
+	expect_next_error("bad_op.trace", 2, 3,
+			  "expected \"0xADDR READ|WRITE CYCLE\" (dramsim3 format), got "
+			  "\"0x40 FETCH 12\" (unknown op \"FETCH\")");
+	expect_next_error("bad_addr.trace", 1, 3,
+			  "expected \"LD|ST ADDR\" (ramulator_ldst format), got \"LD 0xZZ\" "
+			  "(bad address \"0xZZ\")");
+	expect_next_error("overflow_addr.trace", 1, 2,
+			  "expected \"0xADDR R|W\" (ramulator_rw format), got "
+			  "\"0x10000000000000000 R\" (address \"0x10000000000000000\" does not fit "
+			  "64 bits)");
+	expect_next_error("overflow_cycle.trace", 1, 2,
+			  "expected \"0xADDR READ|WRITE CYCLE\" (dramsim3 format), got "
+			  "\"0x40 READ 18446744073709551616\" (cycle \"18446744073709551616\" does "
+			  "not fit 64 bits)");
+	expect_next_error("missing_field.trace", 1, 2,
+			  "expected \"CYCLE R|W ADDR [BYTES]\" (native format), got \"12 0x80\" "
+			  "(missing field: 2 fields, expected 3 or 4)");
+	expect_next_error("extra_field.trace", 1, 2,
+			  "expected \"0xADDR READ|WRITE CYCLE\" (dramsim3 format), got "
+			  "\"0x40 READ 13 # not a comment in dramsim3\" (extra field \"#\")");
+	expect_next_error("extra_ldst.trace", 1, 2,
+			  "expected \"LD|ST ADDR\" (ramulator_ldst format), got \"LD 0x80 W\" "
+			  "(extra field \"W\")");
+	expect_next_error("backwards.trace", 3, 4,
+			  "cycle 11 is before cycle 12 of the previous record (cycles are arrival "
+			  "times and must not decrease)");
+	expect_next_error("mixed.trace", 1, 3,
+			  "expected \"0xADDR READ|WRITE CYCLE\" (dramsim3 format), got \"LD 0x80\" "
+			  "(a ramulator_ldst line: a trace keeps the format of its first record)");
+	expect_next_error("bad_size.trace", 1, 2,
+			  "expected \"CYCLE R|W ADDR [BYTES]\" (native format), got \"2 R 0x40 0\" "
+			  "(bad size \"0\": expected 1..4096 bytes)");
+	expect_next_error("big_size.trace", 1, 2,
+			  "expected \"CYCLE R|W ADDR [BYTES]\" (native format), got "
+			  "\"2 R 0x40 4097\" (bad size \"4097\": expected 1..4096 bytes)");
+}
+
+static void test_bad_files(void **state)
+{
+	(void)state;
+	expect_open_error("unknown.trace", 2,
+			  "expected a record in a known format (dramsim3 \"0xADDR READ|WRITE "
+			  "CYCLE\", ramulator_ldst \"LD|ST ADDR\", ramulator_rw \"0xADDR R|W\", "
+			  "native \"CYCLE R|W ADDR [BYTES]\"), got \"hello world\"");
+	expect_open_error("empty.trace", 0, "no records");
+	expect_open_error("comments_only.trace", 0, "no records");
+	expect_open_error("no_such.trace", 0, "cannot open: No such file or directory");
+	/* A NULL err is allowed. */
+	assert_null(dram_trace_open(data_path("no_such.trace"), DFLT_BYTES, NULL));
+}
+
+/* A line longer than the reader's buffer is refused, not split or grown into. */
+static void test_long_line(void **state)
+{
+	char path[] = "/tmp/gmsim_trace_XXXXXX";
+	struct dram_trace_rec r;
+	struct sim_err err;
+	struct dram_trace *t;
+	FILE *f;
+	int fd, i;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "LD 0x40\nLD 0x");
+	for (i = 0; i < 600; i++)
+		fputc('0', f);
+	fprintf(f, "40\nLD 0x80\n");
+	fclose(f);
+	t = dram_trace_open(path, DFLT_BYTES, &err);
+	assert_non_null(t);
+	assert_int_equal(dram_trace_next(t, &r, &err), 1);
+	assert_int_equal(dram_trace_next(t, &r, &err), -1);
+	assert_int_equal(err.line, 2);
+	assert_string_equal(err.msg, "line longer than 510 characters");
+	dram_trace_close(t);
+	unlink(path);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Patterns
+ */
+
+static struct dram_pattern_params pattern(enum dram_pattern_kind kind, uint64_t count,
+					  uint64_t footprint, uint32_t bytes)
+{
+	struct dram_pattern_params p;
+
+	memset(&p, 0, sizeof p);
+	p.kind = kind;
+	p.count = count;
+	p.footprint = footprint;
+	p.bytes = bytes;
+	p.seed = 1;
+	return p;
+}
+
+static struct dram_trace *pattern_ok(const struct dram_pattern_params *p)
+{
+	struct sim_err err;
+	struct dram_trace *t = dram_trace_pattern(p, &err);
+
+	if (t == NULL)
+		fail_msg("dram_trace_pattern: %s", err.msg);
+	assert_int_equal(dram_trace_format(t), DRAM_TRACE_PATTERN);
+	return t;
+}
+
+static void test_pattern_stream_wraps(void **state)
+{
+	struct dram_pattern_params p = pattern(DRAM_PATTERN_STREAM, 10, 256, 64);
+	struct dram_trace *t = pattern_ok(&p);
+	struct dram_trace_rec r;
+	struct sim_err err;
+	uint64_t i;
+
+	(void)state;
+	for (i = 0; i < 10; i++) {
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+		assert_int_equal(r.addr, (i * 64) % 256);
+		assert_int_equal(r.bytes, 64);
+		assert_false(r.is_write);
+		assert_false(r.has_cycle);
+	}
+	assert_int_equal(dram_trace_next(t, &r, &err), 0);
+	assert_int_equal(dram_trace_records(t), 10);
+	dram_trace_close(t);
+
+	/* A footprint that is not a multiple of the stride: (i * 96) mod 200. */
+	p = pattern(DRAM_PATTERN_STREAM, 50, 200, 32);
+	p.stride = 96;
+	t = pattern_ok(&p);
+	for (i = 0; i < 50; i++) {
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+		assert_int_equal(r.addr, (i * 96) % 200);
+	}
+	dram_trace_close(t);
+}
+
+static void test_pattern_strided(void **state)
+{
+	struct dram_pattern_params p = pattern(DRAM_PATTERN_STRIDED, 1000, 1ull << 40, 32);
+	struct dram_trace *t;
+	struct dram_trace_rec r;
+	struct sim_err err;
+	uint64_t i;
+
+	(void)state;
+	/* A stride larger than the footprint, near 2^64: i * stride would overflow. */
+	p.stride = (1ull << 63) + 4096;
+	t = pattern_ok(&p);
+	for (i = 0; i < 1000; i++) {
+		unsigned __int128 want = ((unsigned __int128)i * p.stride) % p.footprint;
+
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+		assert_int_equal(r.addr, (uint64_t)want);
+	}
+	dram_trace_close(t);
+}
+
+static void test_pattern_random_range(void **state)
+{
+	struct dram_pattern_params p = pattern(DRAM_PATTERN_RANDOM, 100000, 1 << 20, 128);
+	struct dram_trace *t;
+	struct dram_trace_rec r;
+	struct sim_err err;
+	uint64_t i, hi = 0, lo = UINT64_MAX;
+
+	(void)state;
+	t = pattern_ok(&p);
+	while (dram_trace_next(t, &r, &err) == 1) {
+		assert_true(r.addr < p.footprint);
+		assert_int_equal(r.addr % 128, 0);
+		hi = r.addr > hi ? r.addr : hi;
+		lo = r.addr < lo ? r.addr : lo;
+	}
+	assert_int_equal(dram_trace_records(t), 100000);
+	assert_int_equal(lo, 0); /* 8192 slots, 100000 draws: both ends are hit */
+	assert_int_equal(hi, p.footprint - 128);
+	dram_trace_close(t);
+
+	/* More than 2^32 slots: two draws per address, still in range and aligned, and the top
+	 * half of the range is reached. */
+	p = pattern(DRAM_PATTERN_RANDOM, 1000, 1ull << 50, 32);
+	t = pattern_ok(&p);
+	hi = 0;
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+		assert_true(r.addr < p.footprint);
+		assert_int_equal(r.addr % 32, 0);
+		hi = r.addr > hi ? r.addr : hi;
+	}
+	assert_true(hi >= p.footprint / 2);
+	dram_trace_close(t);
+
+	/* A footprint that is not a multiple of bytes: whole requests stay inside it. */
+	p = pattern(DRAM_PATTERN_RANDOM, 1000, 100, 32);
+	t = pattern_ok(&p);
+	while (dram_trace_next(t, &r, &err) == 1)
+		assert_true(r.addr + 32 <= 100);
+	dram_trace_close(t);
+}
+
+/* Draws the whole stream into a[]. */
+static void draw(const struct dram_pattern_params *p, uint64_t *a, bool *w, size_t n)
+{
+	struct dram_trace *t = pattern_ok(p);
+	struct dram_trace_rec r;
+	struct sim_err err;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+		a[i] = r.addr;
+		w[i] = r.is_write;
+	}
+	dram_trace_close(t);
+}
+
+static void test_pattern_determinism(void **state)
+{
+	enum { N = 1000 };
+	struct dram_pattern_params p = pattern(DRAM_PATTERN_RANDOM, N, 1ull << 30, 64);
+	static uint64_t a[N], b[N];
+	static bool wa[N], wb[N];
+	size_t i, same = 0;
+
+	(void)state;
+	p.write_fraction = 0.5;
+	p.seed = 42;
+	draw(&p, a, wa, N);
+	draw(&p, b, wb, N);
+	assert_memory_equal(a, b, sizeof a);
+	assert_memory_equal(wa, wb, sizeof wa);
+	p.seed = 43;
+	draw(&p, b, wb, N);
+	for (i = 0; i < N; i++)
+		same += a[i] == b[i];
+	assert_true(same < 5);
+	/* Seeds that differ only above bit 31 still differ. */
+	p.seed = 42 | (1ull << 40);
+	draw(&p, b, wb, N);
+	assert_true(memcmp(a, b, sizeof a) != 0);
+
+	/* Pure reads and pure writes draw addresses only: the same address stream. */
+	p.seed = 7;
+	p.write_fraction = 0.0;
+	draw(&p, a, wa, N);
+	p.write_fraction = 1.0;
+	draw(&p, b, wb, N);
+	assert_memory_equal(a, b, sizeof a);
+	for (i = 0; i < N; i++) {
+		assert_false(wa[i]);
+		assert_true(wb[i]);
+	}
+}
+
+static void test_pattern_write_fraction(void **state)
+{
+	struct dram_pattern_params p = pattern(DRAM_PATTERN_STREAM, 100000, 1 << 20, 32);
+	struct dram_trace *t;
+	struct dram_trace_rec r;
+	struct sim_err err;
+	uint64_t writes = 0;
+
+	(void)state;
+	p.write_fraction = 0.3;
+	t = pattern_ok(&p);
+	while (dram_trace_next(t, &r, &err) == 1)
+		writes += r.is_write;
+	dram_trace_close(t);
+	/* sd of the share: sqrt(0.3 * 0.7 / 100000) = 0.0014; 0.01 is 7 sd. */
+	assert_true(fabs((double)writes / 100000 - 0.3) < 0.01);
+}
+
+static void expect_pattern_error(const struct dram_pattern_params *p, const char *msg)
+{
+	struct sim_err err;
+
+	memset(&err, 0, sizeof err);
+	assert_null(dram_trace_pattern(p, &err));
+	assert_string_equal(err.file, "");
+	assert_int_equal(err.line, 0);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_pattern_errors(void **state)
+{
+	struct dram_pattern_params p;
+
+	(void)state;
+	p = pattern(DRAM_PATTERN_STREAM, 0, 4096, 32);
+	expect_pattern_error(&p, "pattern: count must be at least 1, got 0");
+	p = pattern(DRAM_PATTERN_STREAM, 10, 4096, 0);
+	expect_pattern_error(&p, "pattern: bytes must be at least 1, got 0");
+	p = pattern(DRAM_PATTERN_RANDOM, 10, 16, 32);
+	expect_pattern_error(&p, "pattern: footprint (16 B) must be at least bytes (32 B)");
+	p = pattern(DRAM_PATTERN_RANDOM, 10, 0, 32);
+	expect_pattern_error(&p, "pattern: footprint (0 B) must be at least bytes (32 B)");
+	p = pattern(DRAM_PATTERN_STREAM, 10, 4096, 32);
+	p.write_fraction = 1.5;
+	expect_pattern_error(&p, "pattern: write_fraction must be in [0, 1], got 1.5");
+	p.write_fraction = -0.1;
+	expect_pattern_error(&p, "pattern: write_fraction must be in [0, 1], got -0.1");
+	p.write_fraction = NAN;
+	expect_pattern_error(&p, "pattern: write_fraction must be in [0, 1], got nan");
+	p = pattern(DRAM_PATTERN_STRIDED, 10, 4096, 32);
+	expect_pattern_error(&p, "pattern: strided needs a stride of at least 1 B");
+	p = pattern((enum dram_pattern_kind)7, 10, 4096, 32);
+	expect_pattern_error(&p, "pattern: unknown kind 7");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dramsim3),
+		cmocka_unit_test(test_ramulator_ldst),
+		cmocka_unit_test(test_ramulator_rw),
+		cmocka_unit_test(test_native),
+		cmocka_unit_test(test_format_names),
+		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_pattern_stream_wraps),
+		cmocka_unit_test(test_pattern_strided),
+		cmocka_unit_test(test_pattern_random_range),
+		cmocka_unit_test(test_pattern_determinism),
+		cmocka_unit_test(test_pattern_write_fraction),
+		cmocka_unit_test(test_pattern_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
