@@ -1,38 +1,75 @@
 /*
- * eventq.c - the event core: a 4-ary min-heap of timed callbacks.
+ * eventq.c - the event core: a timing wheel of one-tick buckets for the near future, a coarse
+ * wheel behind it, and a 4-ary min-heap for the far future.
  *
  * Models nothing of the GPU; it is the simulator's notion of time. Every other unit advances only
- * when one of its events (usually a clock-domain edge, see clock.c) reaches the top of this heap.
+ * when one of its events (usually a clock-domain edge, see clock.c) comes first in this queue.
+ *
+ * Why three levels
+ *   In gmsim almost every event is scheduled less than a microsecond ahead: clock edges one
+ *   period out, timed wakes a few dozen periods out, cache and DRAM completions tens to hundreds
+ *   of nanoseconds out. A heap pays O(log n) data-dependent compares for each of them, and with
+ *   10^4 events pending a cache miss or two per level. A wheel indexed by tick pays O(1): the
+ *   bucket is the tick, and a bitmap finds the next non-empty bucket. A one-tick wheel long enough
+ *   for DRAM would be megabytes, so a short one (16 ns) is backed by a coarse wheel of 4 ns
+ *   buckets (1 us in all), whose buckets are poured into the fine wheel as time reaches them; only
+ *   the rare event beyond that (watchdogs, stats epochs, idle timeouts) waits in the heap. On the
+ *   benchmark's gmsim-like mix this is about twice as fast as the heap alone (bench_eventq.c).
  *
  * Layout
- *   keys[]   the heap proper: one 128-bit key per node, tick << 64 | prio << 56 | seq, so that one
- *            unsigned compare is exactly the (tick, priority, sequence) order of the contract.
- *            The array is placed so that the four children of a node share one 64-byte cache
- *            line, and child selection is branch-free (random keys defeat branch prediction).
- *   hslot[]  parallel to keys[]: the slot of each node. Kept apart so compares touch only keys.
- *   slots[]  what an event does: {fn, ctx, gen, next}. A slot is taken at schedule time and given
- *            back when its event fires or its dead node is dropped, through a LIFO free list
- *            (no malloc per event).
+ *   slots[]  what an event does: {fn, ctx, tick, ord, gen, next}. A slot is taken at schedule
+ *            time and given back when its event fires or its dead entry is dropped, through a LIFO
+ *            free list (no malloc per event). ord = prio << 56 | seq: one unsigned compare is the
+ *            (priority, sequence) order of the contract.
  *   id       gen << 32 | slot. A slot's generation is bumped every time the slot is freed, so an
  *            id names one event only; a slot whose generation would wrap is retired (never reused),
  *            which keeps ids unique for the whole run, not just for 2^32 reuses.
+ *   near     a bucket per tick t in [now, now + NEAR_SIZE) and priority band (near_band: bands
+ *            end at WAKE, DEFAULT and CLOCK, so the common priorities do not share a bucket), at
+ *            index (t % NEAR_SIZE) << 2 | band: index order is (tick, band) order. A bucket is a
+ *            circular singly linked list through slots[].next, sorted by ord; near_tail[b] names
+ *            its last entry, whose next is the first. Appending (the usual case: the newest seq)
+ *            and taking the first entry are both O(1); only a bucket that mixes priorities of one
+ *            band needs a walk. A bit per bucket in near_bits[] and a bit per near_bits[] word in
+ *            near_sum[] find the next non-empty bucket from now's with a count-trailing-zeros or
+ *            two.
+ *   mid      MID_SIZE buckets of MID_G ticks ("coarse" tick c = tick / MID_G): bucket c % MID_SIZE
+ *            holds, unsorted (FIFO), the events of coarse tick c for c in [mid_first, mid_first +
+ *            MID_SIZE). mid_first = now / MID_G + NEAR_SIZE / MID_G is as far as the near wheel
+ *            reaches in whole coarse ticks: every event with tick / MID_G < mid_first is in the
+ *            near wheel.
+ *   heap     keys[] and hslot[]: the events with tick / MID_G >= mid_first + MID_SIZE, as a 4-ary
+ *            min-heap of 128-bit keys tick << 64 | ord. The array is placed so that the four
+ *            children of a node share one 64-byte cache line, and child selection is branch-free.
  *
- * Firing leaves the fired node's place at the root as a hole, and the first event its handler
- * schedules is sifted down from there: one sift-down instead of a pop plus a push, and a clock edge
- * rescheduling itself a period later usually sinks a level or two. A handler that schedules
- * nothing gets an ordinary pop when it returns.
+ * Schedule puts an event on the lowest level that reaches its tick. Firing takes the first entry
+ * of the first non-empty near bucket from now's. Moving now forward (advance) can raise
+ * mid_first; then the mid buckets that fell behind it are poured into the near wheel, and the
+ * heap events that came within the mid wheel's reach move into it, before the handler runs. So
+ * for any one tick, every event that came down from a coarser level is in its near bucket before
+ * any event is scheduled straight into it (which keeps appends the common case), and near
+ * buckets are ordered by a full ord compare anyway: (tick, priority, sequence) order holds
+ * whichever way an event arrived. When the near wheel is empty, the earliest event is the
+ * earliest of the first non-empty mid bucket (a scan of that bucket) or the heap's top, and now
+ * jumps to it when it fires.
  *
  * Invariants (eventq_check)
- *   - keys[] is a min-heap; every node's tick >= now (outside a handler: no hole).
- *   - every heap node names a distinct busy slot; busy slots == heap nodes.
- *   - a busy slot with fn != NULL is live, with fn == NULL is cancelled ("dead"); live + dead ==
- *     heap size, and the counters say so.
- *   - free slots are on the free list; busy + free + retired == slots.
+ *   - mid_first == now / MID_G + NEAR_SIZE / MID_G.
+ *   - near entries: tick in [now, now + NEAR_SIZE), tick / MID_G < mid_first, in bucket
+ *     near_bucket(tick, ord); mid entries: tick / MID_G in [mid_first, mid_first + MID_SIZE), in
+ *     bucket tick / MID_G % MID_SIZE; heap keys: tick / MID_G >= mid_first + MID_SIZE. So every
+ *     near event orders before every mid event, and every mid event before every heap event.
+ *   - a bucket's bit is set iff its list is non-empty; a near_sum[] bit is set iff its
+ *     near_bits[] word is non-zero; every list is circular; near lists are strictly increasing in
+ *     ord; keys[] is a min-heap.
+ *   - every entry names a distinct slot with gen != 0; a slot with fn != NULL is live, with
+ *     fn == NULL is cancelled ("dead"); live + dead == entries, and the counters say so.
+ *   - free slots (fn == NULL) are on the free list; entries + free + retired == slots.
  *
- * Cancel is lazy and O(1): the slot's fn is cleared and the dead node is dropped when it reaches
- * the top. So that a pattern such as "cancel the watchdog and re-arm it further out" cannot grow
- * the heap without bound, the heap is compacted (dead nodes dropped, heap rebuilt in O(n)) once
- * dead nodes outnumber live ones.
+ * Cancel is lazy and O(1): the slot's fn is cleared and the dead entry is dropped when it comes
+ * first or moves down a level. So that a pattern such as "cancel the watchdog and re-arm it
+ * further out" cannot grow the queue without bound, all levels are compacted (dead entries
+ * dropped, heap rebuilt in O(n)) once dead entries outnumber live ones.
  *
  * Not modelled / not supported: re-entrant stepping (a handler calling eventq_step or
  * eventq_run_until is a bug and SIM_ASSERTs), and time beyond 2^64 - 1 ps.
@@ -49,6 +86,35 @@
 #include "eventq.h"
 #include "log.h"
 
+/*
+ * Near wheel span in ticks (ps): 2^14 ps = 16.4 ns covers every clock edge and short timed wakes.
+ * Each tick costs 4 buckets of 4 bytes (near_tail) + 1 bit: 256 KiB, which stays in L2. Spans of
+ * 2^13..2^15 measured the same; 2^16 and up were slower (more cache misses on near_tail). Must be
+ * a multiple of MID_G, and 2^10 or more so that near_sum[] has a whole word.
+ */
+#define NEAR_BITS 14
+#define NEAR_SIZE (UINT64_C(1) << NEAR_BITS)
+#define NEAR_MASK (NEAR_SIZE - 1)
+/* Each tick has a bucket per priority band (see near_band), so that events of one tick but
+ * different priorities do not have to be sorted into one list. */
+#define NEAR_BAND_BITS 2
+#define NEAR_BUCKETS (NEAR_SIZE << NEAR_BAND_BITS)
+#define NEAR_WORDS (NEAR_BUCKETS / 64) /* near_bits[] */
+#define NEAR_SUMS (NEAR_WORDS / 64) /* near_sum[] */
+/*
+ * Mid wheel: buckets of 2^12 ps = 4.1 ns, 256 of them, so 1.05 us past the near wheel: every DRAM
+ * completion. A bucket is poured into the near wheel every 4.1 ns of simulated time. Buckets of
+ * 2^10..2^12 measured the same.
+ */
+#define MID_BITS 12
+#define MID_G (UINT64_C(1) << MID_BITS)
+#define MID_SIZE 256
+#define MID_WORDS (MID_SIZE / 64)
+/* How far the near wheel reaches, in mid buckets. */
+#define NEAR_IN_MID (NEAR_SIZE / MID_G)
+_Static_assert(NEAR_SIZE % MID_G == 0 && NEAR_SUMS >= 1 && MID_SIZE % 64 == 0,
+	       "eventq: wheel sizes");
+
 /* Children per heap node. 4 halves the depth of a binary heap for the price of one compare more
  * per level; the four children are adjacent in memory. */
 #define HEAP_ARITY 4
@@ -57,42 +123,53 @@
 /* seq occupies the low 56 bits of ord, prio the high 8 (EVQ_PRIO_MAX == 255). */
 #define ORD_SEQ_BITS 56
 #define ORD_SEQ_MAX ((UINT64_C(1) << ORD_SEQ_BITS) - 1)
-/* slots[].next: end of the free list, and the mark of a slot whose node is in the heap. */
+/* slots[].next and the tail arrays: end of the free list, or an empty bucket. */
 #define SLOT_NIL UINT32_MAX
-#define SLOT_BUSY (UINT32_MAX - 1)
-/* Slot indices stop below the two markers. */
-#define SLOT_MAX (UINT32_MAX - 2)
-/* Do not bother compacting small heaps: a few dead nodes cost less than a rebuild. */
+/* Slot indices stop below the marker. */
+#define SLOT_MAX (UINT32_MAX - 1)
+/* Do not bother compacting small queues: a few dead entries cost less than a sweep. */
 #define COMPACT_MIN_DEAD 64
 
 /* tick << 64 | ord: one unsigned compare is the (tick, priority, sequence) order. */
 __extension__ typedef unsigned __int128 evq_key;
 
 struct evq_slot {
-	eventq_fn *fn; /* NULL: free, or cancelled while its node waits in the heap */
+	eventq_fn *fn; /* NULL: free, or cancelled while its entry waits in the queue */
 	void *ctx;
+	tick_t tick;   /* when it fires; kept while in the near or mid wheel (the heap has keys) */
+	uint64_t ord;  /* prio << 56 | seq; likewise */
 	uint32_t gen;  /* generation of the id now (or next) using this slot; 0: retired */
-	uint32_t next; /* free-list link, or SLOT_BUSY while a heap node refers to the slot */
+	uint32_t next; /* free-list link, or the next entry of the slot's bucket */
 };
 
 struct eventq {
 	tick_t now;
+	struct evq_slot *slots;
+	uint32_t slots_n;
+	uint32_t slots_cap;
+	uint32_t free_head;
+	/* near wheel */
+	size_t near_n;               /* entries, live or dead */
+	uint32_t *near_tail;         /* NEAR_BUCKETS: last entry of each bucket, or SLOT_NIL */
+	uint64_t *near_bits;         /* NEAR_WORDS: bucket non-empty */
+	uint64_t near_sum[NEAR_SUMS]; /* near_bits[] word non-zero */
+	/* mid wheel */
+	size_t mid_n;
+	uint64_t mid_first;          /* first coarse tick on the mid wheel */
+	uint32_t mid_tail[MID_SIZE];
+	uint64_t mid_bits[MID_WORDS];
+	/* heap */
 	evq_key *keys;    /* heap keys, aligned (see heap_alloc) */
 	void *keys_mem;   /* what heap_alloc got from xmalloc */
 	uint32_t *hslot;  /* slot of each heap node */
 	size_t heap_n;
 	size_t heap_cap;
-	struct evq_slot *slots;
-	uint32_t slots_n;
-	uint32_t slots_cap;
-	uint32_t free_head;
-	size_t live; /* heap nodes whose slot is live */
-	size_t dead; /* heap nodes whose slot was cancelled */
+	size_t live; /* entries whose slot is live */
+	size_t dead; /* entries whose slot was cancelled */
 	uint64_t seq;
 	uint64_t fired;
 	bool stop;
 	bool firing;
-	bool hole; /* node 0 is the fired event's spent node, to be reused or removed */
 	const char *unit;
 };
 
@@ -104,6 +181,381 @@ static inline tick_t key_tick(evq_key k)
 static inline uint64_t key_ord(evq_key k)
 {
 	return (uint64_t)k;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Slots
+ */
+
+static uint32_t slot_alloc(struct eventq *q)
+{
+	uint32_t s = q->free_head;
+
+	if (s != SLOT_NIL) {
+		q->free_head = q->slots[s].next;
+		return s;
+	}
+	if (q->slots_n == q->slots_cap) {
+		SIM_ASSERT(q->slots_cap <= SLOT_MAX / 2);
+		q->slots_cap *= 2;
+		q->slots = xreallocarray(q->slots, q->slots_cap, sizeof *q->slots);
+	}
+	s = q->slots_n++;
+	q->slots[s].gen = 1; /* ids have gen >= 1, so 0 is never a valid id */
+	return s;
+}
+
+/* Gives a slot back once its entry is gone. The new generation makes the old id stale. */
+static inline void slot_free(struct eventq *q, uint32_t s)
+{
+	struct evq_slot *sl = &q->slots[s];
+
+	sl->fn = NULL;
+	if (__builtin_expect(++sl->gen == 0, 0)) {
+		/* Generation wrapped: retire the slot so that no id is ever issued twice. */
+		sl->next = SLOT_NIL;
+		return;
+	}
+	sl->next = q->free_head;
+	q->free_head = s;
+}
+
+static inline uint64_t make_id(uint32_t gen, uint32_t slot)
+{
+	return (uint64_t)gen << 32 | slot;
+}
+
+/*
+ * The slot of a pending event, or NULL if the id is stale, fired, cancelled or never issued. A
+ * free slot's generation is the one its next id will get, so an id carrying it was never issued;
+ * its fn is NULL, which rejects it all the same.
+ */
+static struct evq_slot *slot_of_id(const struct eventq *q, uint64_t id)
+{
+	uint32_t s = (uint32_t)id;
+	uint32_t gen = (uint32_t)(id >> 32);
+	struct evq_slot *sl;
+
+	if (gen == 0 || s >= q->slots_n)
+		return NULL;
+	sl = &q->slots[s];
+	if (sl->gen != gen || sl->fn == NULL)
+		return NULL;
+	return sl;
+}
+
+/*
+ * Drops the dead entries of the circular list ending at *tail, keeping the others in order.
+ * Returns the number dropped; *tail becomes SLOT_NIL if none is left.
+ */
+static size_t list_sweep(struct eventq *q, uint32_t *tail)
+{
+	struct evq_slot *slots = q->slots;
+	uint32_t t = *tail;
+	uint32_t n = slots[t].next;
+	uint32_t first = SLOT_NIL, last = SLOT_NIL;
+	size_t dropped = 0;
+
+	for (;;) {
+		uint32_t after = slots[n].next; /* before slot_free reuses it */
+		bool end = n == t;
+
+		if (slots[n].fn == NULL) {
+			slot_free(q, n);
+			dropped++;
+		} else {
+			if (last == SLOT_NIL)
+				first = n;
+			else
+				slots[last].next = n;
+			last = n;
+		}
+		if (end)
+			break;
+		n = after;
+	}
+	if (last != SLOT_NIL)
+		slots[last].next = first;
+	*tail = last;
+	q->dead -= dropped;
+	return dropped;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Near wheel
+ */
+
+static inline void near_mark(struct eventq *q, size_t b)
+{
+	size_t w = b / 64;
+
+	q->near_bits[w] |= UINT64_C(1) << (b % 64);
+	q->near_sum[w / 64] |= UINT64_C(1) << (w % 64);
+}
+
+static inline void near_unmark(struct eventq *q, size_t b)
+{
+	size_t w = b / 64;
+
+	q->near_bits[w] &= ~(UINT64_C(1) << (b % 64));
+	if (q->near_bits[w] == 0)
+		q->near_sum[w / 64] &= ~(UINT64_C(1) << (w % 64));
+}
+
+/*
+ * The priority band of ord: bands end at the named priorities WAKE, DEFAULT and CLOCK, so the
+ * common ones each have their own bucket; within a band, ord order decides.
+ */
+static inline size_t near_band(uint64_t ord)
+{
+	unsigned prio = (unsigned)(ord >> ORD_SEQ_BITS);
+
+	return (size_t)(prio > EVQ_PRIO_WAKE) + (prio > EVQ_PRIO_DEFAULT) + (prio > EVQ_PRIO_CLOCK);
+}
+
+/* The near bucket of an event: its tick's, then its band. Bucket order is (tick, band) order. */
+static inline size_t near_bucket(tick_t tick, uint64_t ord)
+{
+	return (size_t)(tick & NEAR_MASK) << NEAR_BAND_BITS | near_band(ord);
+}
+
+/* Inserts slot s, its tick and ord set, into its bucket at its place in ord order. */
+static inline void near_insert(struct eventq *q, uint32_t s)
+{
+	struct evq_slot *slots = q->slots;
+	size_t b = near_bucket(slots[s].tick, slots[s].ord);
+	uint64_t ord = slots[s].ord;
+	uint32_t t = q->near_tail[b];
+	uint32_t p;
+
+	q->near_n++;
+	if (t == SLOT_NIL) {
+		slots[s].next = s;
+		q->near_tail[b] = s;
+		near_mark(q, b);
+		return;
+	}
+	if (slots[t].ord < ord) {
+		/* After the last entry: what a schedule usually does (its seq is the newest). */
+		slots[s].next = slots[t].next;
+		slots[t].next = s;
+		q->near_tail[b] = s;
+		return;
+	}
+	/* Before the last entry: a lower priority value, or an event that came down from a coarser
+	 * level. The walk stops at the latest at t, whose ord is greater. */
+	p = t;
+	while (slots[slots[p].next].ord < ord)
+		p = slots[p].next;
+	slots[s].next = slots[p].next;
+	slots[p].next = s;
+}
+
+/* Unlinks and returns the first entry of non-empty bucket b. */
+static inline uint32_t near_take_first(struct eventq *q, size_t b)
+{
+	struct evq_slot *slots = q->slots;
+	uint32_t t = q->near_tail[b];
+	uint32_t h = slots[t].next;
+
+	if (h == t) {
+		q->near_tail[b] = SLOT_NIL;
+		near_unmark(q, b);
+	} else {
+		slots[t].next = slots[h].next;
+	}
+	q->near_n--;
+	return h;
+}
+
+/*
+ * The first non-empty bucket at or after now's, going round (the near wheel must not be empty).
+ * The buckets from now's to the end of the array hold ticks now.., those before it the ticks that
+ * wrapped round, which come later.
+ */
+static inline size_t near_next(const struct eventq *q)
+{
+	size_t c = (size_t)(q->now & NEAR_MASK) << NEAR_BAND_BITS;
+	size_t w = c / 64;
+	uint64_t m = q->near_bits[w] & (~UINT64_C(0) << (c % 64));
+	size_t i;
+
+	if (m != 0)
+		return w * 64 + (size_t)__builtin_ctzll(m);
+	/* Words after w, then round to the words before it and w's own low bits. */
+	for (i = 0; i <= NEAR_SUMS; i++) {
+		size_t k = (w / 64 + i) % NEAR_SUMS;
+		uint64_t sm = q->near_sum[k];
+
+		if (i == 0)
+			sm &= (~UINT64_C(0) << (w % 64)) << 1;
+		if (sm != 0) {
+			size_t ww = k * 64 + (size_t)__builtin_ctzll(sm);
+
+			return ww * 64 + (size_t)__builtin_ctzll(q->near_bits[ww]);
+		}
+	}
+	SIM_ASSERT(!"near_next on an empty wheel");
+	return 0;
+}
+
+/*
+ * Drops dead entries from the front of the near wheel. Returns the slot of the earliest live near
+ * event, or SLOT_NIL if there is none; *bucket is its bucket.
+ */
+static inline uint32_t near_front(struct eventq *q, size_t *bucket)
+{
+	while (q->near_n > 0) {
+		size_t b = near_next(q);
+		uint32_t h = q->slots[q->near_tail[b]].next;
+
+		if (q->slots[h].fn != NULL) {
+			*bucket = b;
+			return h;
+		}
+		near_take_first(q, b);
+		slot_free(q, h);
+		q->dead--;
+	}
+	return SLOT_NIL;
+}
+
+/* Unlinks every dead entry of the near wheel. O(NEAR_WORDS + entries). */
+static void near_compact(struct eventq *q)
+{
+	size_t w;
+
+	for (w = 0; w < NEAR_WORDS; w++) {
+		uint64_t m = q->near_bits[w];
+
+		while (m != 0) {
+			size_t b = w * 64 + (size_t)__builtin_ctzll(m);
+
+			m &= m - 1;
+			q->near_n -= list_sweep(q, &q->near_tail[b]);
+			if (q->near_tail[b] == SLOT_NIL)
+				near_unmark(q, b);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Mid wheel
+ */
+
+/* Appends slot s, its tick and ord set, to the bucket of coarse tick c (on the mid wheel). */
+static inline void mid_append(struct eventq *q, uint64_t c, uint32_t s)
+{
+	struct evq_slot *slots = q->slots;
+	size_t k = (size_t)(c % MID_SIZE);
+	uint32_t t = q->mid_tail[k];
+
+	if (t == SLOT_NIL) {
+		slots[s].next = s;
+		q->mid_bits[k / 64] |= UINT64_C(1) << (k % 64);
+	} else {
+		slots[s].next = slots[t].next;
+		slots[t].next = s;
+	}
+	q->mid_tail[k] = s;
+	q->mid_n++;
+}
+
+static void mid_unmark(struct eventq *q, size_t k)
+{
+	q->mid_bits[k / 64] &= ~(UINT64_C(1) << (k % 64));
+}
+
+/* Pours mid bucket k into the near wheel, dropping its dead entries. */
+static void mid_pour(struct eventq *q, size_t k)
+{
+	struct evq_slot *slots = q->slots;
+	uint32_t t = q->mid_tail[k];
+	uint32_t n;
+
+	if (t == SLOT_NIL)
+		return;
+	n = slots[t].next;
+	for (;;) {
+		uint32_t after = slots[n].next; /* before near_insert or slot_free reuses it */
+		bool end = n == t;
+
+		q->mid_n--;
+		if (slots[n].fn == NULL) {
+			slot_free(q, n);
+			q->dead--;
+		} else {
+			near_insert(q, n);
+		}
+		if (end)
+			break;
+		n = after;
+	}
+	q->mid_tail[k] = SLOT_NIL;
+	mid_unmark(q, k);
+}
+
+/* The first non-empty mid bucket from mid_first's, going round (the mid wheel must not be
+ * empty). */
+static size_t mid_next(const struct eventq *q)
+{
+	size_t c = (size_t)(q->mid_first % MID_SIZE);
+	size_t i;
+
+	for (i = 0; i <= MID_WORDS; i++) {
+		size_t w = (c / 64 + i) % MID_WORDS;
+		uint64_t m = q->mid_bits[w];
+
+		if (i == 0)
+			m &= ~UINT64_C(0) << (c % 64);
+		if (m != 0)
+			return w * 64 + (size_t)__builtin_ctzll(m);
+	}
+	SIM_ASSERT(!"mid_next on an empty wheel");
+	return 0;
+}
+
+/*
+ * Finds the earliest live mid event: returns false if the mid wheel has none, else true with its
+ * tick in *tick. Its bucket is the first non-empty one, but unsorted: a scan. Dead entries on
+ * the way are dropped.
+ */
+static bool mid_front(struct eventq *q, tick_t *tick)
+{
+	while (q->mid_n > 0) {
+		size_t k = mid_next(q);
+		uint32_t t, n;
+		tick_t min = TICK_NEVER;
+
+		q->mid_n -= list_sweep(q, &q->mid_tail[k]);
+		t = q->mid_tail[k];
+		if (t == SLOT_NIL) {
+			mid_unmark(q, k);
+			continue;
+		}
+		n = t;
+		do {
+			n = q->slots[n].next;
+			if (q->slots[n].tick < min)
+				min = q->slots[n].tick;
+		} while (n != t);
+		*tick = min;
+		return true;
+	}
+	return false;
+}
+
+static void mid_compact(struct eventq *q)
+{
+	size_t k;
+
+	for (k = 0; k < MID_SIZE; k++) {
+		if (q->mid_tail[k] == SLOT_NIL)
+			continue;
+		q->mid_n -= list_sweep(q, &q->mid_tail[k]);
+		if (q->mid_tail[k] == SLOT_NIL)
+			mid_unmark(q, k);
+	}
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -165,8 +617,7 @@ static void heap_sift_up(struct eventq *q, size_t i, evq_key k, uint32_t slot)
 }
 
 /* Puts (k, slot) into the hole at i, which has a heap below it: the textbook sift-down, which
- * stops as soon as k orders before the smallest child. Best for a node that belongs near the
- * top. */
+ * stops as soon as k orders before the smallest child. */
 static void heap_sift_down(struct eventq *q, size_t n_nodes, size_t i, evq_key k, uint32_t slot)
 {
 	evq_key *keys = q->keys;
@@ -231,15 +682,6 @@ static void heap_pop(struct eventq *q)
 		heap_sift_down_deep(q, last, 0, q->keys[last], q->hslot[last]);
 }
 
-/* The fired event's node left a hole at the root (see fire_top); close it the ordinary way. */
-static void fill_hole(struct eventq *q)
-{
-	if (q->hole) {
-		q->hole = false;
-		heap_pop(q);
-	}
-}
-
 /*
  * Heap arrays of cap nodes. keys[1] sits on a 64-byte boundary, so the children 4i+1..4i+4 of
  * every node fill exactly one cache line.
@@ -265,87 +707,22 @@ static void heap_alloc(struct eventq *q, size_t cap)
 
 static void heap_push(struct eventq *q, evq_key k, uint32_t slot)
 {
-	if (q->hole) {
-		/* The first event a handler schedules takes the fired event's place. */
-		q->hole = false;
-		heap_sift_down(q, q->heap_n, 0, k, slot);
-		return;
-	}
 	if (q->heap_n == q->heap_cap)
 		heap_alloc(q, 2 * q->heap_cap);
 	heap_sift_up(q, q->heap_n++, k, slot);
 }
 
-/* ------------------------------------------------------------------------------------------------
- * Slots
- */
-
-static uint32_t slot_alloc(struct eventq *q)
-{
-	uint32_t s = q->free_head;
-
-	if (s != SLOT_NIL) {
-		q->free_head = q->slots[s].next;
-	} else {
-		if (q->slots_n == q->slots_cap) {
-			SIM_ASSERT(q->slots_cap <= SLOT_MAX / 2);
-			q->slots_cap *= 2;
-			q->slots = xreallocarray(q->slots, q->slots_cap, sizeof *q->slots);
-		}
-		s = q->slots_n++;
-		q->slots[s].gen = 1; /* ids have gen >= 1, so 0 is never a valid id */
-	}
-	q->slots[s].next = SLOT_BUSY;
-	return s;
-}
-
-/* Gives a slot back once its heap node is gone. The new generation makes the old id stale. */
-static void slot_free(struct eventq *q, uint32_t s)
-{
-	struct evq_slot *sl = &q->slots[s];
-
-	sl->fn = NULL;
-	sl->ctx = NULL;
-	if (++sl->gen == 0) {
-		/* Generation wrapped: retire the slot so that no id is ever issued twice. */
-		sl->next = SLOT_NIL;
-		return;
-	}
-	sl->next = q->free_head;
-	q->free_head = s;
-}
-
-static inline uint64_t make_id(uint32_t gen, uint32_t slot)
-{
-	return (uint64_t)gen << 32 | slot;
-}
-
-/* The busy slot that id names, or NULL if the id is stale, cancelled-and-freed, or never issued. */
-static struct evq_slot *slot_of_id(const struct eventq *q, uint64_t id)
-{
-	uint32_t s = (uint32_t)id;
-	uint32_t gen = (uint32_t)(id >> 32);
-	struct evq_slot *sl;
-
-	if (gen == 0 || s >= q->slots_n)
-		return NULL;
-	sl = &q->slots[s];
-	if (sl->gen != gen || sl->next != SLOT_BUSY)
-		return NULL;
-	return sl;
-}
-
 /* Drops every dead node and rebuilds the heap bottom-up. O(heap size). */
-static void compact(struct eventq *q)
+static void heap_compact(struct eventq *q)
 {
 	size_t i, n = 0;
 
-	fill_hole(q);
 	for (i = 0; i < q->heap_n; i++) {
 		uint32_t s = q->hslot[i];
 
 		if (q->slots[s].fn == NULL) {
 			slot_free(q, s);
+			q->dead--;
 		} else {
 			q->keys[n] = q->keys[i];
 			q->hslot[n] = s;
@@ -353,26 +730,138 @@ static void compact(struct eventq *q)
 		}
 	}
 	q->heap_n = n;
-	q->dead = 0;
 	if (n < 2)
 		return;
 	for (i = (n - 2) / HEAP_ARITY + 1; i-- > 0;)
 		heap_sift_down(q, n, i, q->keys[i], q->hslot[i]);
 }
 
-/* Pops dead nodes off the top; afterwards the top (if any) is live. */
-static void drop_dead_top(struct eventq *q)
+/* Pops dead nodes off the top; afterwards the top (if any) is live. Returns heap_n > 0. */
+static bool heap_front(struct eventq *q)
 {
-	fill_hole(q);
 	while (q->heap_n > 0) {
 		uint32_t s = q->hslot[0];
 
 		if (q->slots[s].fn != NULL)
-			return;
+			return true;
 		heap_pop(q);
 		slot_free(q, s);
 		q->dead--;
 	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * All levels
+ */
+
+/*
+ * now has moved on far enough that the near wheel reaches coarse ticks below first (>
+ * mid_first): pour the mid buckets that fell behind into the near wheel, then move the heap
+ * events that came within the mid wheel's reach (or, after a jump, the near wheel's) down.
+ */
+static void shift(struct eventq *q, uint64_t first)
+{
+	uint64_t c, end = first;
+
+	if (first - q->mid_first > MID_SIZE)
+		end = q->mid_first + MID_SIZE;
+	for (c = q->mid_first; c < end && q->mid_n > 0; c++)
+		mid_pour(q, (size_t)(c % MID_SIZE));
+	q->mid_first = first;
+	while (q->heap_n > 0) {
+		evq_key k = q->keys[0];
+		uint32_t s = q->hslot[0];
+		struct evq_slot *sl = &q->slots[s];
+
+		c = key_tick(k) >> MID_BITS;
+		if (c >= first + MID_SIZE)
+			break;
+		heap_pop(q);
+		if (sl->fn == NULL) {
+			slot_free(q, s);
+			q->dead--;
+			continue;
+		}
+		sl->tick = key_tick(k);
+		sl->ord = key_ord(k);
+		if (c < first)
+			near_insert(q, s);
+		else
+			mid_append(q, c, s);
+	}
+}
+
+/* Moves now forward to t (<= every pending event's tick), and events down a level if that brings
+ * them within reach. */
+static inline void advance(struct eventq *q, tick_t t)
+{
+	uint64_t first = (t >> MID_BITS) + NEAR_IN_MID;
+
+	q->now = t;
+	if (first != q->mid_first)
+		shift(q, first);
+}
+
+static void compact(struct eventq *q)
+{
+	near_compact(q);
+	mid_compact(q);
+	heap_compact(q);
+}
+
+/* Finds the earliest live event beyond the near wheel: false if none, else true with its tick in
+ * *tick. */
+static bool far_front(struct eventq *q, tick_t *tick)
+{
+	if (mid_front(q, tick))
+		return true;
+	if (!heap_front(q))
+		return false;
+	*tick = key_tick(q->keys[0]);
+	return true;
+}
+
+/* Takes the first entry s of near bucket b (live: the earliest event) and runs it. */
+static inline void fire(struct eventq *q, size_t b, uint32_t s)
+{
+	struct evq_slot *sl = &q->slots[s];
+	eventq_fn *fn = sl->fn;
+	void *ctx = sl->ctx;
+	tick_t when = sl->tick;
+
+	near_take_first(q, b);
+	/* Free the slot before the call: the handler may schedule (reusing it) or cancel its own
+	 * id, which must then be stale. */
+	slot_free(q, s);
+	q->live--;
+	advance(q, when);
+	q->fired++;
+	q->firing = true;
+	fn(ctx, when);
+	q->firing = false;
+}
+
+/*
+ * Finds the earliest live event and, if its tick is <= limit, returns its slot (the first of
+ * near bucket *bucket); else SLOT_NIL. If the near wheel is empty the earliest event is on a
+ * coarser level: now jumps to its tick (it is about to fire), which brings it down.
+ */
+static inline uint32_t front(struct eventq *q, tick_t limit, size_t *bucket)
+{
+	uint32_t s = near_front(q, bucket);
+
+	if (__builtin_expect(s == SLOT_NIL, 0)) {
+		tick_t t;
+
+		if (!far_front(q, &t) || t > limit)
+			return SLOT_NIL;
+		advance(q, t);
+		s = near_front(q, bucket);
+	}
+	if (q->slots[s].tick > limit)
+		return SLOT_NIL;
+	return s;
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -395,6 +884,11 @@ struct eventq *eventq_create(void)
 {
 	struct eventq *q = xcalloc(1, sizeof *q);
 
+	q->near_tail = xreallocarray(NULL, NEAR_BUCKETS, sizeof *q->near_tail);
+	memset(q->near_tail, 0xff, NEAR_BUCKETS * sizeof *q->near_tail); /* SLOT_NIL */
+	q->near_bits = xcalloc(NEAR_WORDS, sizeof *q->near_bits);
+	memset(q->mid_tail, 0xff, sizeof q->mid_tail);
+	q->mid_first = NEAR_IN_MID; /* advance(q, 0) */
 	heap_alloc(q, EVQ_INIT_CAP);
 	q->slots_cap = EVQ_INIT_CAP;
 	q->slots = xreallocarray(NULL, q->slots_cap, sizeof *q->slots);
@@ -408,6 +902,8 @@ void eventq_destroy(struct eventq *q)
 	if (q == NULL)
 		return;
 	sim_log_detach(q);
+	free(q->near_tail);
+	free(q->near_bits);
 	free(q->keys_mem);
 	free(q->hslot);
 	free(q->slots);
@@ -416,7 +912,8 @@ void eventq_destroy(struct eventq *q)
 
 uint64_t eventq_schedule(struct eventq *q, tick_t when, int prio, eventq_fn *fn, void *ctx)
 {
-	uint64_t ord;
+	struct evq_slot *sl;
+	uint64_t ord, c;
 	uint32_t s;
 
 	SIM_ASSERT(when >= q->now);
@@ -425,22 +922,32 @@ uint64_t eventq_schedule(struct eventq *q, tick_t when, int prio, eventq_fn *fn,
 	SIM_ASSERT(q->seq < ORD_SEQ_MAX);
 
 	s = slot_alloc(q);
-	q->slots[s].fn = fn;
-	q->slots[s].ctx = ctx;
+	sl = &q->slots[s];
+	sl->fn = fn;
+	sl->ctx = ctx;
 	ord = (uint64_t)prio << ORD_SEQ_BITS | q->seq++;
-	heap_push(q, (evq_key)when << 64 | ord, s);
+	c = when >> MID_BITS;
+	if (c < q->mid_first + MID_SIZE) {
+		sl->tick = when;
+		sl->ord = ord;
+		if (c < q->mid_first)
+			near_insert(q, s);
+		else
+			mid_append(q, c, s);
+	} else {
+		heap_push(q, (evq_key)when << 64 | ord, s);
+	}
 	q->live++;
-	return make_id(q->slots[s].gen, s);
+	return make_id(sl->gen, s);
 }
 
 bool eventq_cancel(struct eventq *q, uint64_t id)
 {
 	struct evq_slot *sl = slot_of_id(q, id);
 
-	if (sl == NULL || sl->fn == NULL)
+	if (sl == NULL)
 		return false;
 	sl->fn = NULL;
-	sl->ctx = NULL;
 	q->live--;
 	q->dead++;
 	if (q->dead >= COMPACT_MIN_DEAD && q->dead > q->live)
@@ -450,40 +957,19 @@ bool eventq_cancel(struct eventq *q, uint64_t id)
 
 bool eventq_is_pending(const struct eventq *q, uint64_t id)
 {
-	const struct evq_slot *sl = slot_of_id(q, id);
-
-	return sl != NULL && sl->fn != NULL;
-}
-
-/* Pops the top node, which must be live, and runs it. */
-static void fire_top(struct eventq *q)
-{
-	uint32_t s = q->hslot[0];
-	eventq_fn *fn = q->slots[s].fn;
-	void *ctx = q->slots[s].ctx;
-	tick_t when = key_tick(q->keys[0]);
-
-	/* The node stays as a hole at the root for the handler's first schedule (heap_push).
-	 * Free the slot before the call: the handler may schedule (reusing it) or cancel its own
-	 * id, which must then be stale. */
-	q->hole = true;
-	slot_free(q, s);
-	q->live--;
-	q->now = when;
-	q->fired++;
-	q->firing = true;
-	fn(ctx, when);
-	q->firing = false;
-	fill_hole(q);
+	return slot_of_id(q, id) != NULL;
 }
 
 bool eventq_step(struct eventq *q)
 {
+	size_t b;
+	uint32_t s;
+
 	SIM_ASSERT(!q->firing);
-	drop_dead_top(q);
-	if (q->heap_n == 0)
+	s = front(q, TICK_NEVER, &b);
+	if (s == SLOT_NIL)
 		return false;
-	fire_top(q);
+	fire(q, b, s);
 	return true;
 }
 
@@ -494,10 +980,12 @@ uint64_t eventq_run_until(struct eventq *q, tick_t limit)
 	SIM_ASSERT(!q->firing);
 	q->stop = false;
 	for (;;) {
-		drop_dead_top(q);
-		if (q->heap_n == 0 || key_tick(q->keys[0]) > limit)
+		size_t b;
+		uint32_t s = front(q, limit, &b);
+
+		if (s == SLOT_NIL)
 			break;
-		fire_top(q);
+		fire(q, b, s);
 		if (q->stop)
 			break;
 	}
@@ -517,8 +1005,13 @@ tick_t eventq_now(const struct eventq *q)
 
 tick_t eventq_next_tick(struct eventq *q)
 {
-	drop_dead_top(q);
-	return q->heap_n > 0 ? key_tick(q->keys[0]) : TICK_NEVER;
+	size_t b;
+	uint32_t s = near_front(q, &b);
+	tick_t t;
+
+	if (s != SLOT_NIL)
+		return q->slots[s].tick;
+	return far_front(q, &t) ? t : TICK_NEVER;
 }
 
 size_t eventq_pending(const struct eventq *q)
@@ -541,54 +1034,122 @@ const char *eventq_unit(const struct eventq *q)
 	return q->unit;
 }
 
+/* Counts entry s as seen once and as live or dead. */
+static void check_entry(const struct eventq *q, unsigned char *seen, uint32_t s, size_t *live,
+			size_t *dead)
+{
+	SIM_ASSERT(s < q->slots_n);
+	SIM_ASSERT(!seen[s]);
+	seen[s] = 1;
+	SIM_ASSERT(q->slots[s].gen != 0);
+	if (q->slots[s].fn != NULL)
+		(*live)++;
+	else
+		(*dead)++;
+}
+
+/* Walks the circular list ending at tail and checks its entries; returns their number. */
+static size_t check_list(const struct eventq *q, unsigned char *seen, uint32_t tail, bool sorted,
+			 size_t *live, size_t *dead)
+{
+	uint32_t p = tail;
+	size_t n = 0;
+
+	SIM_ASSERT(tail < q->slots_n);
+	do {
+		uint32_t e = q->slots[p].next;
+
+		check_entry(q, seen, e, live, dead);
+		SIM_ASSERT((q->slots[e].ord & ORD_SEQ_MAX) < q->seq);
+		SIM_ASSERT(q->slots[e].tick >= q->now);
+		if (sorted && e != tail)
+			SIM_ASSERT(q->slots[q->slots[e].next].ord > q->slots[e].ord);
+		n++;
+		p = e;
+	} while (p != tail);
+	return n;
+}
+
 void eventq_check(const struct eventq *q)
 {
-	/* Inside a handler node 0 may be the fired event's spent node (q->hole): not a node. */
-	size_t first = q->hole ? 1 : 0;
-	size_t i, live = 0, dead = 0, busy = 0, nfree = 0, retired = 0;
+	size_t i, live = 0, dead = 0, near = 0, mid = 0, nfree = 0, retired = 0;
 	unsigned char *seen;
-	uint32_t s;
+	uint32_t s, p;
 
 	SIM_ASSERT(q->heap_n <= q->heap_cap);
 	SIM_ASSERT(q->slots_n <= q->slots_cap);
-	SIM_ASSERT(!q->hole || (q->firing && q->heap_n >= 1));
-	for (i = first; i < q->heap_n; i++) {
-		uint32_t slot = q->hslot[i];
+	SIM_ASSERT(q->mid_first == (q->now >> MID_BITS) + NEAR_IN_MID);
+	seen = xcalloc(q->slots_n > 0 ? q->slots_n : 1, 1);
 
-		SIM_ASSERT(key_tick(q->keys[i]) >= q->now);
-		SIM_ASSERT(slot < q->slots_n);
-		SIM_ASSERT(q->slots[slot].next == SLOT_BUSY);
-		SIM_ASSERT(q->slots[slot].gen != 0);
+	/* Near wheel: marks, then each bucket's list, sorted, of its own tick. */
+	for (i = 0; i < NEAR_WORDS; i++)
+		SIM_ASSERT(((q->near_sum[i / 64] >> (i % 64)) & 1) == (q->near_bits[i] != 0));
+	for (i = 0; i < NEAR_BUCKETS; i++) {
+		bool marked = (q->near_bits[i / 64] >> (i % 64)) & 1;
+		uint32_t t = q->near_tail[i];
+
+		SIM_ASSERT(marked == (t != SLOT_NIL));
+		if (t == SLOT_NIL)
+			continue;
+		near += check_list(q, seen, t, true, &live, &dead);
+		p = t;
+		do {
+			tick_t tk = q->slots[p].tick;
+
+			SIM_ASSERT(near_bucket(tk, q->slots[p].ord) == i);
+			SIM_ASSERT(tk - q->now < NEAR_SIZE);
+			SIM_ASSERT((tk >> MID_BITS) < q->mid_first);
+			p = q->slots[p].next;
+		} while (p != t);
+	}
+	SIM_ASSERT(near == q->near_n);
+
+	/* Mid wheel: marks, then each bucket's list, of its own coarse tick. */
+	for (i = 0; i < MID_SIZE; i++) {
+		bool marked = (q->mid_bits[i / 64] >> (i % 64)) & 1;
+		uint32_t t = q->mid_tail[i];
+
+		SIM_ASSERT(marked == (t != SLOT_NIL));
+		if (t == SLOT_NIL)
+			continue;
+		mid += check_list(q, seen, t, false, &live, &dead);
+		p = t;
+		do {
+			uint64_t c = q->slots[p].tick >> MID_BITS;
+
+			SIM_ASSERT(c % MID_SIZE == i);
+			SIM_ASSERT(c >= q->mid_first && c - q->mid_first < MID_SIZE);
+			p = q->slots[p].next;
+		} while (p != t);
+	}
+	SIM_ASSERT(mid == q->mid_n);
+
+	/* Heap: beyond the mid wheel's reach, and a min-heap. */
+	for (i = 0; i < q->heap_n; i++) {
+		SIM_ASSERT((key_tick(q->keys[i]) >> MID_BITS) >= q->mid_first + MID_SIZE);
 		SIM_ASSERT((key_ord(q->keys[i]) & ORD_SEQ_MAX) < q->seq);
 		/* Keys are unique (seq), so a child is strictly greater than its parent. */
-		if (i > 0 && (i - 1) / HEAP_ARITY >= first)
+		if (i > 0)
 			SIM_ASSERT(q->keys[i] > q->keys[(i - 1) / HEAP_ARITY]);
-		if (q->slots[slot].fn != NULL)
-			live++;
-		else
-			dead++;
+		check_entry(q, seen, q->hslot[i], &live, &dead);
 	}
 	SIM_ASSERT(live == q->live);
 	SIM_ASSERT(dead == q->dead);
-	/* Each busy slot is named by exactly one node. */
-	seen = xcalloc(q->slots_n, 1);
-	for (i = first; i < q->heap_n; i++) {
-		SIM_ASSERT(!seen[q->hslot[i]]);
-		seen[q->hslot[i]] = 1;
-	}
-	free(seen);
-	for (s = 0; s < q->slots_n; s++) {
-		if (q->slots[s].next == SLOT_BUSY)
-			busy++;
-		else if (q->slots[s].gen == 0)
-			retired++;
-	}
-	SIM_ASSERT(busy == q->heap_n - first);
+
+	/* Slots: every one is an entry, free, or retired. */
 	for (s = q->free_head; s != SLOT_NIL; s = q->slots[s].next) {
 		SIM_ASSERT(s < q->slots_n);
+		SIM_ASSERT(!seen[s]);
 		SIM_ASSERT(q->slots[s].fn == NULL && q->slots[s].gen != 0);
+		seen[s] = 2;
 		nfree++;
-		SIM_ASSERT(nfree <= q->slots_n); /* no cycle */
 	}
-	SIM_ASSERT(busy + nfree + retired == q->slots_n);
+	for (s = 0; s < q->slots_n; s++) {
+		if (seen[s] == 0) {
+			SIM_ASSERT(q->slots[s].gen == 0 && q->slots[s].fn == NULL);
+			retired++;
+		}
+	}
+	SIM_ASSERT(near + mid + q->heap_n + nfree + retired == q->slots_n);
+	free(seen);
 }

@@ -1,6 +1,7 @@
 /*
  * test_eventq.c - the event core: order, cancel, handlers that schedule, run_until boundaries,
- * contract violations, and a randomized comparison against a sorted reference.
+ * contract violations, a randomized comparison against a sorted reference, and events crossing
+ * the boundaries between the queue's levels (checked online against a reference).
  */
 #include "config.h"
 
@@ -684,6 +685,525 @@ static void test_randomized(void **state)
 	free(t);
 }
 
+/* ------------------------------------------------------------------------------------------------
+ * Levels: the queue keeps near events, farther ones and the farthest in different structures (see
+ * eventq.c). These tests do not know where the boundaries are; they schedule at many distances,
+ * around powers of two and around aligned ticks, so that events cross every boundary.
+ */
+
+/* The trigger of test_far_and_direct_same_key: schedules at the tick of the far events. */
+struct same_key_ctx {
+	struct ev c, d, e, g;
+	tick_t at;
+};
+
+static void same_key_trigger(struct ev *e, tick_t now)
+{
+	struct same_key_ctx *k = (struct same_key_ctx *)e->arg;
+
+	(void)now;
+	sched(&k->c, e->r, 3, k->at, EVQ_PRIO_DEFAULT);
+	sched(&k->d, e->r, 4, k->at, EVQ_PRIO_WAKE);
+	sched(&k->e, e->r, 5, k->at, EVQ_PRIO_CLOCK);
+	sched(&k->g, e->r, 6, k->at, 12);
+	eventq_check(e->r->q);
+}
+
+/*
+ * Events scheduled long before their tick (far) and events scheduled at the same tick and
+ * priority shortly before it (near) fire in (priority, sequence) order: the far ones first, as
+ * they were scheduled first. For gaps around every power of two and start ticks of several
+ * alignments.
+ */
+static void test_far_and_direct_same_key(void **state)
+{
+	static const tick_t offs[] = { 0, 1, 1023, 4095, 4096, 4097, 12345, 65535 };
+	/* trigger, B (WAKE), D (WAKE), G (12), F (15), A (DEFAULT), C (DEFAULT), E (CLOCK) */
+	static const int want[] = { 0, 2, 4, 6, 7, 1, 3, 5 };
+	size_t o;
+	int k;
+
+	(void)state;
+	for (o = 0; o < sizeof offs / sizeof offs[0]; o++) {
+		for (k = 0; k <= 25; k++) {
+			int j;
+
+			for (j = -1; j <= 1; j++) {
+				struct rec r = { .q = NULL };
+				struct ev a = { 0 }, b = { 0 }, f = { 0 }, trig = { 0 };
+				struct same_key_ctx ctx = { .at = 0 };
+				tick_t base = (UINT64_C(1) << 30) + offs[o];
+				tick_t gap = (UINT64_C(1) << k) + (tick_t)j;
+
+				if (gap == 0)
+					continue; /* the trigger must come first */
+				r.q = eventq_create();
+				ctx.at = base + gap;
+				sched(&a, &r, 1, ctx.at, EVQ_PRIO_DEFAULT);
+				sched(&b, &r, 2, ctx.at, EVQ_PRIO_WAKE);
+				sched(&f, &r, 7, ctx.at, 15);
+				trig.then = same_key_trigger;
+				trig.arg = (uint64_t)(uintptr_t)&ctx;
+				sched(&trig, &r, 0, base, EVQ_PRIO_DEFAULT);
+				eventq_check(r.q);
+				assert_int_equal(eventq_next_tick(r.q), base);
+				assert_int_equal(eventq_run_until(r.q, base), 1);
+				assert_int_equal(eventq_now(r.q), base);
+				assert_int_equal(eventq_pending(r.q), 7);
+				assert_int_equal(eventq_next_tick(r.q), ctx.at);
+				eventq_check(r.q);
+				assert_int_equal(eventq_run_until(r.q, ctx.at - 1), 0);
+				assert_int_equal(eventq_run_until(r.q, ctx.at), 7);
+				expect_log(&r, want, 8);
+				assert_int_equal(eventq_now(r.q), ctx.at);
+				eventq_check(r.q);
+				eventq_destroy(r.q);
+			}
+		}
+	}
+}
+
+/* A logger for many events: the order of tags. */
+struct tag_log {
+	int *tags;
+	int n;
+};
+
+struct tagged {
+	struct tag_log *log;
+	int tag;
+};
+
+static void tagged_fire(void *ctx, tick_t now)
+{
+	struct tagged *t = ctx;
+
+	(void)now;
+	t->log->tags[t->log->n++] = t->tag;
+}
+
+/* Far events that moved closer as time advanced, then were cancelled: gone, and the rest fires
+ * in order. */
+static void test_cancel_moved(void **state)
+{
+	enum { N = 300 };
+	struct eventq *q = eventq_create();
+	struct tag_log log = { .tags = calloc(N, sizeof(int)) };
+	struct tagged ev[N];
+	uint64_t ids[N];
+	tick_t start = UINT64_C(1) << 21;
+	int i, n_live = N, n_want = 0;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		ev[i].log = &log;
+		ev[i].tag = i;
+		/* 3.3 ns apart: across the near, middle and far ranges once time is at start. */
+		ids[i] = eventq_schedule(q, start + (tick_t)i * 3331, i % 2 ? EVQ_PRIO_CLOCK : 0,
+					 tagged_fire, &ev[i]);
+	}
+	/* Time moves to just before the first of them. */
+	eventq_schedule(q, start - 1, EVQ_PRIO_DEFAULT, noop, NULL);
+	assert_int_equal(eventq_run_until(q, start - 1), 1);
+	eventq_check(q);
+	for (i = 0; i < N; i += 3) {
+		assert_true(eventq_cancel(q, ids[i]));
+		n_live--;
+		if (i % 9 == 0)
+			eventq_check(q);
+	}
+	assert_int_equal(eventq_pending(q), n_live);
+	for (i = 0; i < N; i++)
+		assert_int_equal(eventq_is_pending(q, ids[i]), i % 3 != 0);
+	assert_int_equal(eventq_next_tick(q), start + 3331);
+	eventq_check(q);
+	assert_int_equal(eventq_run_until(q, TICK_NEVER), n_live);
+	assert_int_equal(log.n, n_live);
+	for (i = 0; i < N; i++)
+		if (i % 3 != 0)
+			assert_int_equal(log.tags[n_want++], i);
+	assert_int_equal(eventq_now(q), start + (N - 1) * 3331);
+	eventq_check(q);
+	free(log.tags);
+	eventq_destroy(q);
+}
+
+/* "Cancel and re-arm" at every distance, many times over without time moving: dead entries on
+ * every level are compacted away, and the live ones still fire in order. */
+static void test_cancel_rearm_levels(void **state)
+{
+	static const tick_t dist[] = { 0, 7, 4096, 20000, UINT64_C(1) << 19, UINT64_C(1) << 21,
+				       UINT64_C(1) << 30 };
+	enum { N_DIST = sizeof dist / sizeof dist[0] };
+	struct eventq *q = eventq_create();
+	struct tag_log log = { .tags = calloc(4 * N_DIST, sizeof(int)) };
+	struct tagged ev[4 * N_DIST];
+	uint64_t keep[N_DIST] = { 0 };
+	int i, k, n = 0;
+
+	(void)state;
+	eventq_schedule(q, 1000, EVQ_PRIO_DEFAULT, noop, NULL);
+	assert_true(eventq_step(q));
+	for (i = 0; i < 20000; i++) {
+		k = i % N_DIST;
+		if (keep[k] != 0)
+			assert_true(eventq_cancel(q, keep[k]));
+		keep[k] = eventq_schedule(q, 1000 + dist[k] + (tick_t)(i % 5), EVQ_PRIO_CLOCK, noop,
+					  NULL);
+		if (i % 997 == 0)
+			eventq_check(q);
+	}
+	assert_int_equal(eventq_pending(q), N_DIST);
+	eventq_check(q);
+	/* Live events on every level, among many cancelled ones; tags in firing order. */
+	for (k = 0; k < N_DIST; k++) {
+		assert_true(eventq_cancel(q, keep[k]));
+		for (i = 0; i < 4; i++) {
+			uint64_t id;
+
+			ev[n].log = &log;
+			ev[n].tag = n;
+			id = eventq_schedule(q, 1000 + dist[k] + (tick_t)i, EVQ_PRIO_DEFAULT,
+					     tagged_fire, &ev[n]);
+			n++;
+			assert_true(eventq_cancel(q, eventq_schedule(q, 1000 + dist[k] + (tick_t)i,
+								      EVQ_PRIO_WAKE, noop, NULL)));
+			assert_true(eventq_is_pending(q, id));
+		}
+	}
+	eventq_check(q);
+	assert_int_equal(eventq_run_until(q, TICK_NEVER), n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(log.tags[i], i);
+	eventq_check(q);
+	free(log.tags);
+	eventq_destroy(q);
+}
+
+static void jump_then(struct ev *e, tick_t now)
+{
+	struct ev *kids = (struct ev *)e->arg;
+
+	/* After a jump: near, middle and far again, scheduled in reverse. */
+	sched(&kids[2], e->r, 12, now + (UINT64_C(1) << 31), EVQ_PRIO_DEFAULT);
+	sched(&kids[1], e->r, 11, now + (UINT64_C(1) << 20), EVQ_PRIO_DEFAULT);
+	sched(&kids[0], e->r, 10, now + 5, EVQ_PRIO_DEFAULT);
+	eventq_check(e->r->q);
+}
+
+/* Jumps of time far larger than any wheel, up to the end of time. */
+static void test_time_jumps(void **state)
+{
+	struct rec r = { .q = eventq_create() };
+	struct ev e[7] = { { 0 } }, kids[3] = { { 0 } };
+	tick_t big = UINT64_C(1) << 40;
+	static const int want[] = { 0, 2, 1, 3, 10, 11, 12, 4, 5, 6 };
+
+	(void)state;
+	sched(&e[0], &r, 0, 1, EVQ_PRIO_DEFAULT);
+	sched(&e[1], &r, 1, big, EVQ_PRIO_CLOCK);
+	sched(&e[2], &r, 2, big, EVQ_PRIO_WAKE);
+	e[3].then = jump_then;
+	e[3].arg = (uint64_t)(uintptr_t)kids;
+	sched(&e[3], &r, 3, big + 1, EVQ_PRIO_DEFAULT);
+	sched(&e[4], &r, 4, UINT64_C(1) << 62, EVQ_PRIO_DEFAULT);
+	sched(&e[5], &r, 5, TICK_NEVER - 2, EVQ_PRIO_DEFAULT);
+	sched(&e[6], &r, 6, TICK_NEVER - 1, EVQ_PRIO_DEFAULT);
+	eventq_check(r.q);
+	assert_int_equal(eventq_run_until(r.q, big - 1), 1);
+	assert_int_equal(eventq_now(r.q), 1);
+	assert_true(eventq_next_tick(r.q) == big);
+	assert_true(eventq_step(r.q));
+	assert_true(eventq_now(r.q) == big);
+	eventq_check(r.q);
+	assert_int_equal(eventq_run_until(r.q, big + 1), 2);
+	assert_true(eventq_next_tick(r.q) == big + 6);
+	assert_int_equal(eventq_run_until(r.q, (UINT64_C(1) << 62) - 1), 3);
+	assert_true(eventq_now(r.q) == big + 1 + (UINT64_C(1) << 31));
+	eventq_check(r.q);
+	assert_true(eventq_next_tick(r.q) == UINT64_C(1) << 62);
+	assert_int_equal(eventq_run_until(r.q, TICK_NEVER - 2), 2);
+	assert_true(eventq_now(r.q) == TICK_NEVER - 2);
+	eventq_check(r.q);
+	/* Right at the end of time: scheduling at the last ticks still works. */
+	eventq_schedule(r.q, TICK_NEVER - 2, EVQ_PRIO_MAX, noop, NULL);
+	assert_int_equal(eventq_run_until(r.q, TICK_NEVER), 2);
+	assert_true(eventq_now(r.q) == TICK_NEVER - 1);
+	expect_log(&r, want, 10);
+	assert_int_equal(eventq_pending(r.q), 0);
+	eventq_check(r.q);
+	/* An event at TICK_NEVER itself is an event like any other, from far and from near. */
+	sched(&e[0], &r, 20, TICK_NEVER, EVQ_PRIO_DEFAULT);
+	assert_int_equal(eventq_run_until(r.q, TICK_NEVER - 1), 0);
+	assert_true(eventq_step(r.q));
+	assert_true(eventq_now(r.q) == TICK_NEVER);
+	sched(&e[1], &r, 21, TICK_NEVER, EVQ_PRIO_DEFAULT);
+	eventq_check(r.q);
+	assert_int_equal(eventq_run_until(r.q, TICK_NEVER), 1);
+	assert_int_equal(r.log[11], 21);
+	eventq_destroy(r.q);
+	/* The same from a fresh queue: the jump from 0 goes straight to the end of time. */
+	r.q = eventq_create();
+	r.n = 0;
+	sched(&e[0], &r, 22, TICK_NEVER, EVQ_PRIO_DEFAULT);
+	assert_true(eventq_next_tick(r.q) == TICK_NEVER);
+	assert_int_equal(eventq_pending(r.q), 1);
+	assert_int_equal(eventq_run_until(r.q, TICK_NEVER), 1);
+	assert_true(eventq_now(r.q) == TICK_NEVER);
+	eventq_check(r.q);
+	eventq_destroy(r.q);
+}
+
+/*
+ * Randomized, checked online: every event that fires must be the smallest (tick, prio, seq) of
+ * the reference's pending set at that moment. Events are scheduled from outside and from
+ * handlers (including at the current tick with a priority that orders before the running one's),
+ * at distances drawn to cross every level boundary: a few ticks, powers of two +-2, multiples of
+ * 4096 +-1, up to 4 us, and jumps of 2^28..2^34; half of the ticks are rounded up to a multiple
+ * of 1024, so that far and near events meet at one tick and priority. The driver alternates
+ * steps and run_until with limits at every distance, cancels from both sides, and checks
+ * next_tick, pending, is_pending, run_until's count and now.
+ */
+
+#define LV_MAX 40000
+#define LV_MAX_PENDING 600
+
+struct lv;
+
+struct lv_ev {
+	struct lv *owner;
+	tick_t tick;
+	int prio;
+	uint64_t seq;
+	uint64_t id;
+	int pos; /* index in pend[] while pending, else -1 */
+	bool fired;
+};
+
+struct lv {
+	struct eventq *q;
+	struct lv_ev *ev;
+	int n;
+	int *pend; /* indices of pending events, unordered */
+	int n_pend;
+	uint64_t seq;
+	uint64_t n_fired;
+	uint64_t x;
+};
+
+static const int lv_prios[] = { 0, 5, EVQ_PRIO_WAKE, 11, EVQ_PRIO_DEFAULT, 30, EVQ_PRIO_CLOCK,
+				51, EVQ_PRIO_STATS, EVQ_PRIO_EXIT, EVQ_PRIO_MAX };
+
+static uint64_t lv_rnd(struct lv *t)
+{
+	t->x ^= t->x << 13;
+	t->x ^= t->x >> 7;
+	t->x ^= t->x << 17;
+	return t->x;
+}
+
+/* A tick at or after now, at a distance that crosses the levels' boundaries. */
+static tick_t lv_when(struct lv *t, tick_t now)
+{
+	uint64_t r = lv_rnd(t), r2 = lv_rnd(t);
+	tick_t d;
+
+	switch (r % 10) {
+	case 0:
+	case 1:
+	case 2:
+		return now + r2 % 4;
+	case 3: /* around a power of two */
+		d = (UINT64_C(1) << (6 + r2 % 19)) + (r >> 8) % 5;
+		return now + d - 2;
+	case 4: /* around an aligned tick */
+		d = (4096 - now % 4096) % 4096 + 4096 * (r2 % 300);
+		return d > 0 ? now + d - (r >> 8) % 2 : now;
+	case 5:
+	case 6:
+		d = r2 % (UINT64_C(1) << 21);
+		break;
+	case 7:
+		d = (UINT64_C(1) << 20) + r2 % (UINT64_C(3) << 20);
+		break;
+	case 8: /* a jump */
+		return now + (UINT64_C(1) << 28) + r2 % (UINT64_C(1) << 34);
+	default:
+		d = r2 % 100000;
+		break;
+	}
+	if ((r >> 8) % 2)
+		return ((now + d) | 1023) + 1; /* rounded up to a multiple of 1024 */
+	return now + d;
+}
+
+static void lv_fire(void *ctx, tick_t now);
+
+static void lv_add(struct lv *t, tick_t tick, int prio)
+{
+	struct lv_ev *e = &t->ev[t->n];
+
+	assert_true(t->n < LV_MAX);
+	e->owner = t;
+	e->tick = tick;
+	e->prio = prio;
+	e->seq = t->seq++;
+	e->fired = false;
+	e->id = eventq_schedule(t->q, tick, prio, lv_fire, e);
+	e->pos = t->n_pend;
+	t->pend[t->n_pend++] = t->n;
+	t->n++;
+}
+
+static void lv_unpend(struct lv *t, struct lv_ev *e)
+{
+	int last = t->pend[--t->n_pend];
+
+	t->pend[e->pos] = last;
+	t->ev[last].pos = e->pos;
+	e->pos = -1;
+}
+
+static bool lv_before(const struct lv_ev *a, const struct lv_ev *b)
+{
+	if (a->tick != b->tick)
+		return a->tick < b->tick;
+	if (a->prio != b->prio)
+		return a->prio < b->prio;
+	return a->seq < b->seq;
+}
+
+/* The reference's earliest pending event, or NULL. */
+static struct lv_ev *lv_min(struct lv *t)
+{
+	struct lv_ev *m = NULL;
+	int i;
+
+	for (i = 0; i < t->n_pend; i++) {
+		struct lv_ev *e = &t->ev[t->pend[i]];
+
+		if (m == NULL || lv_before(e, m))
+			m = e;
+	}
+	return m;
+}
+
+static void lv_cancel_some(struct lv *t, int n)
+{
+	while (n-- > 0 && t->n_pend > 0) {
+		struct lv_ev *e = &t->ev[t->pend[lv_rnd(t) % (uint64_t)t->n_pend]];
+
+		assert_true(eventq_is_pending(t->q, e->id));
+		assert_true(eventq_cancel(t->q, e->id));
+		assert_false(eventq_cancel(t->q, e->id));
+		lv_unpend(t, e);
+	}
+}
+
+static void lv_fire(void *ctx, tick_t now)
+{
+	struct lv_ev *e = ctx;
+	struct lv *t = e->owner;
+	int k;
+
+	assert_int_equal(now, e->tick);
+	assert_true(e->pos >= 0);
+	assert_ptr_equal(lv_min(t), e);
+	assert_false(eventq_is_pending(t->q, e->id));
+	lv_unpend(t, e);
+	e->fired = true;
+	t->n_fired++;
+	/* Children: some at this very tick, with any priority (one that orders before the running
+	 * event's still fires after it: that one has fired). */
+	for (k = (int)(lv_rnd(t) % 3); k > 0; k--) {
+		tick_t when = lv_rnd(t) % 4 == 0 ? now : lv_when(t, now);
+
+		if (t->n_pend < LV_MAX_PENDING && t->n < LV_MAX - 16)
+			lv_add(t, when, lv_prios[lv_rnd(t) % 11]);
+	}
+	if (lv_rnd(t) % 8 == 0)
+		lv_cancel_some(t, 1);
+	if (t->n_fired % 512 == 0) {
+		eventq_check(t->q);
+		assert_int_equal(eventq_pending(t->q), (size_t)t->n_pend);
+	}
+}
+
+static int lv_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_randomized_levels(void **state)
+{
+	struct lv *t = calloc(1, sizeof *t);
+	uint64_t *ids;
+	int i, round = 0;
+
+	(void)state;
+	t->q = eventq_create();
+	t->ev = calloc(LV_MAX, sizeof *t->ev);
+	t->pend = calloc(LV_MAX, sizeof *t->pend);
+	t->x = 0x2545f4914f6cdd1dull;
+	while (t->n < LV_MAX - 64) {
+		tick_t now = eventq_now(t->q), limit;
+		struct lv_ev *m;
+		uint64_t before = t->n_fired, fired;
+		int k;
+
+		for (k = (int)(lv_rnd(t) % 6); k > 0 && t->n_pend < LV_MAX_PENDING; k--)
+			lv_add(t, lv_when(t, now), lv_prios[lv_rnd(t) % 11]);
+		lv_cancel_some(t, (int)(lv_rnd(t) % 3));
+		m = lv_min(t);
+		assert_true(eventq_next_tick(t->q) == (m != NULL ? m->tick : TICK_NEVER));
+		assert_int_equal(eventq_pending(t->q), (size_t)t->n_pend);
+		if (round++ % 64 == 0)
+			eventq_check(t->q);
+		if (lv_rnd(t) % 4 == 0) {
+			assert_int_equal(eventq_step(t->q), m != NULL);
+			assert_int_equal(t->n_fired - before, m != NULL);
+			assert_true(eventq_now(t->q) == (m != NULL ? m->tick : now));
+			continue;
+		}
+		limit = lv_rnd(t) % 2 ? lv_when(t, now) : now + lv_rnd(t) % 64;
+		fired = eventq_run_until(t->q, limit);
+		assert_int_equal(fired, t->n_fired - before);
+		/* Nothing at or before the limit is left; now is the last fired tick. */
+		m = lv_min(t);
+		assert_true(m == NULL || m->tick > limit);
+		if (fired == 0)
+			assert_true(eventq_now(t->q) == now);
+		else
+			assert_true(eventq_now(t->q) <= limit && eventq_now(t->q) >= now);
+		for (k = 0; k < 4; k++) {
+			struct lv_ev *e = &t->ev[lv_rnd(t) % (uint64_t)t->n];
+
+			assert_int_equal(eventq_is_pending(t->q, e->id), e->pos >= 0);
+		}
+	}
+	eventq_check(t->q);
+	eventq_run_until(t->q, TICK_NEVER);
+	assert_int_equal(t->n_pend, 0);
+	assert_int_equal(eventq_pending(t->q), 0);
+	assert_true(t->n_fired > LV_MAX / 2);
+	assert_int_equal(eventq_fired(t->q), t->n_fired);
+	eventq_check(t->q);
+	/* Ids were never issued twice. */
+	ids = calloc((size_t)t->n, sizeof *ids);
+	for (i = 0; i < t->n; i++)
+		ids[i] = t->ev[i].id;
+	qsort(ids, (size_t)t->n, sizeof *ids, lv_cmp_u64);
+	for (i = 1; i < t->n; i++)
+		assert_true(ids[i] != ids[i - 1]);
+	free(ids);
+	eventq_destroy(t->q);
+	free(t->pend);
+	free(t->ev);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -703,6 +1223,11 @@ int main(void)
 		cmocka_unit_test(test_unit_name),
 		cmocka_unit_test(test_panic_context),
 		cmocka_unit_test(test_randomized),
+		cmocka_unit_test(test_far_and_direct_same_key),
+		cmocka_unit_test(test_cancel_moved),
+		cmocka_unit_test(test_cancel_rearm_levels),
+		cmocka_unit_test(test_time_jumps),
+		cmocka_unit_test(test_randomized_levels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
