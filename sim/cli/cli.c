@@ -14,6 +14,7 @@
 
 const struct cli_cmd cli_cmds[] = {
 	{ "config", "show, check or document a configuration", cmd_config },
+	{ "dram", "simulate the DRAM subsystem alone on a trace or pattern", cmd_dram },
 	{ NULL, NULL, NULL },
 };
 

@@ -22,7 +22,7 @@ static const char usage[] =
 	"       gmsim config doc\n"
 	"\n"
 	"  show    print the effective configuration: every key, defaults filled in\n"
-	"  check   validate the configuration and print what it implies (clock domains)\n"
+	"  check   validate the configuration and print what it implies (clocks, DRAM)\n"
 	"  doc     print the Markdown reference of every group and key\n"
 	"\n"
 	"  -c, --config FILE        configuration file (default " CLI_DEFAULT_CONFIG ")\n"
@@ -111,6 +111,12 @@ int cmd_config(int argc, char **argv)
 		printf("gpu: %s\n", p.gpu.name);
 		printf("config hash: 0x%016" PRIx64 "\n", cfg_hash(&gpu_schema, &p));
 		print_clocks(&p);
+		{
+			struct dram_spec spec;
+
+			if (gpu_dram_spec(&p, &spec, &err) == 0)
+				dram_spec_print(&spec, stdout);
+		}
 	}
 	cli_config_opts_free(&o);
 	return rc;

@@ -176,6 +176,11 @@ uint32_t dram_open_row(const struct dram_chan *c, const struct dram_addr *a)
 	return bank_of(c, a)->row;
 }
 
+uint32_t dram_open_row_at(const struct dram_chan *c, uint32_t pc, uint32_t bank)
+{
+	return c->pcs[pc].banks[bank].row;
+}
+
 uint32_t dram_open_banks(const struct dram_chan *c, uint32_t pc)
 {
 	return c->pcs[pc].open_banks;
@@ -246,6 +251,11 @@ cycle_t dram_earliest(const struct dram_chan *c, enum dram_cmd cmd, const struct
 			t = max_c(t, pc->aw32[pc->aw32_idx] + s->t[DRAM_T_32AW]);
 	}
 	return max_c(t, dram_bus_free(c, cmd));
+}
+
+cycle_t dram_act_bank_bound(const struct dram_chan *c, const struct dram_addr *a)
+{
+	return max_c(bank_of(c, a)->next[DRAM_CMD_ACT], dram_bus_free(c, DRAM_CMD_ACT));
 }
 
 static void raise(cycle_t *slot, cycle_t v)

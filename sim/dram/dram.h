@@ -65,6 +65,8 @@ static inline uint32_t dram_bank_index(const struct dram_spec *s, const struct d
 
 /* Open row of the bank a names, or DRAM_ROW_NONE. */
 uint32_t dram_open_row(const struct dram_chan *c, const struct dram_addr *a);
+/* Open row of bank (flat index) of pseudo-channel pc, or DRAM_ROW_NONE. */
+uint32_t dram_open_row_at(const struct dram_chan *c, uint32_t pc, uint32_t bank);
 /* Number of open banks in pseudo-channel pc. */
 uint32_t dram_open_banks(const struct dram_chan *c, uint32_t pc);
 
@@ -92,6 +94,9 @@ static inline bool dram_can_issue(const struct dram_chan *c, enum dram_cmd cmd,
 cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
 		   cycle_t now);
 
+/* Earliest cycle for an ACT to a counting only its own bank (tRC, tRP, refresh) and the bus,
+ * not tRRD, tFAW or t32AW: when dram_earliest is later, an activate window holds the ACT. */
+cycle_t dram_act_bank_bound(const struct dram_chan *c, const struct dram_addr *a);
 /* Earliest cycle the command bus used by cmd is free. */
 cycle_t dram_bus_free(const struct dram_chan *c, enum dram_cmd cmd);
 

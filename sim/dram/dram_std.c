@@ -163,7 +163,7 @@ static const struct std_def std_defs[DRAM_STD_COUNT] = {
 		.source = "GDDR6 8 Gb x16 (Micron MT61K256M32 brief for organisation and refresh; "
 			  "Samsung-derived ns via Ramulator 2 for array timings)",
 		.t = {
-			[DRAM_T_CL] = { 13.71, 0, "[S] 24 tCK at 14 Gb/s (Ramulator 2 nCL 24)" },
+			[DRAM_T_CL] = { 13.704, 0, "[S] 24 tCK at 14 Gb/s (Ramulator 2 nCL 24)" },
 			[DRAM_T_CWL] = { 0, 6, "[S] Ramulator 2 nCWL 6" },
 			[DRAM_T_RCDRD] = { 15.0, 0, SRC_GDDR6_NS },
 			[DRAM_T_RCDWR] = { 9.0, 0, SRC_GDDR6_NS },
@@ -178,8 +178,8 @@ static const struct std_def std_defs[DRAM_STD_COUNT] = {
 			[DRAM_T_RRD_L] = { 4.0, 0, SRC_GDDR6_NS },
 			[DRAM_T_FAW] = { 16.0, 0, SRC_GDDR6_NS },
 			[DRAM_T_32AW] = { 277.0, 0, "[S] DRAMsim3 GDDR6_8Gb_x16 t32AW 420 tCK x 0.66 ns" },
-			[DRAM_T_WTR_S] = { 5.14, 0, "[S] Ramulator 2 nWTRS 9 at tCK 0.571 ns" },
-			[DRAM_T_WTR_L] = { 6.29, 0, "[S] Ramulator 2 nWTRL 11 at tCK 0.571 ns" },
+			[DRAM_T_WTR_S] = { 5.139, 0, "[S] Ramulator 2 nWTRS 9 at tCK 0.571 ns" },
+			[DRAM_T_WTR_L] = { 6.281, 0, "[S] Ramulator 2 nWTRL 11 at tCK 0.571 ns" },
 			[DRAM_T_RTW] = { 0, 0, "[D] CL + burst + 2 - CWL (DLS: RL + 4 - WL)" },
 			[DRAM_T_PPD] = { 0, 2, "[S] DRAMsim3 tPPD 2" },
 			[DRAM_T_RFC] = { 120.0, 0, SRC_GDDR6_NS " (DLS table 47: 110)" },
@@ -469,6 +469,16 @@ int dram_spec_resolve(struct dram_spec *s, const struct dram_params *p,
 			s->t[i] = c > v->ck ? c : v->ck;
 		}
 	}
+	/* Every standard's tRC is tRAS + tRP in ns, but rounding each of the three up to whole
+	 * cycles on its own can leave nRC one short of nRAS + nRP (GDDR6 at 14 Gb/s: 45, 30 and
+	 * 15 ns give 79 < 53 + 27; HBM2e at 3.6 Gb/s: 76 < 51 + 26), which the check below would
+	 * refuse. A bank cannot be activated before its precharge ends anyway, so the standard's
+	 * own tRC is raised to nRAS + nRP; when dram.timing gives any of tRC, tRAS or tRP, the
+	 * values are checked as given. */
+	if (tp->nck[DRAM_T_RC] == 0 && tp->ns[DRAM_T_RC] == 0.0 && tp->nck[DRAM_T_RAS] == 0 &&
+	    tp->ns[DRAM_T_RAS] == 0.0 && tp->nck[DRAM_T_RP] == 0 && tp->ns[DRAM_T_RP] == 0.0 &&
+	    s->t[DRAM_T_RC] < s->t[DRAM_T_RAS] + s->t[DRAM_T_RP])
+		s->t[DRAM_T_RC] = s->t[DRAM_T_RAS] + s->t[DRAM_T_RP];
 	if (s->t[DRAM_T_RTW] == 0) /* derived: read data out, bus turnaround, then write data */
 		s->t[DRAM_T_RTW] = s->t[DRAM_T_CL] + s->burst_cycles + 2 > s->t[DRAM_T_CWL]
 				 ? s->t[DRAM_T_CL] + s->burst_cycles + 2 - s->t[DRAM_T_CWL] : 1;
@@ -511,12 +521,12 @@ void dram_spec_print(const struct dram_spec *s, FILE *out)
 {
 	int i;
 
-	fprintf(out, "dram: %s at %.3g Gb/s: tCK %" PRIu64 " ps (%.1f MHz), %u channels x %u "
+	fprintf(out, "dram: %s at %.4g Gb/s: tCK %" PRIu64 " ps (%.1f MHz), %u channels x %u "
 		     "pseudo-channel%s x %u banks (%u groups), %u rows x %u B pages\n",
 		s->std_name, s->data_rate_gbps, (uint64_t)s->tck_ps, 1e6 / (double)s->tck_ps,
 		s->channels, s->pcs, s->pcs > 1 ? "s" : "", s->banks, s->bank_groups, s->rows,
 		s->bursts_per_row * s->burst_bytes);
-	fprintf(out, "  capacity %.2f GiB, peak %.1f GB/s (= %u pins x %.3g Gb/s)\n",
+	fprintf(out, "  capacity %.2f GiB, peak %.1f GB/s (= %u pins x %.4g Gb/s)\n",
 		(double)s->capacity_bytes / (1024.0 * 1024.0 * 1024.0), s->peak_gbps,
 		s->channels * s->pcs * s->width_bits, s->data_rate_gbps);
 	fprintf(out, "  timings (cycles): ");
@@ -524,3 +534,7 @@ void dram_spec_print(const struct dram_spec *s, FILE *out)
 		fprintf(out, "%s%s %u", i ? ", " : "", timing_names[i], s->t[i]);
 	fprintf(out, "\n  timing source: %s\n", s->timing_source);
 }
+
+_Static_assert(sizeof dram_fields / sizeof dram_fields[0] == DRAM_NFIELDS, "DRAM_NFIELDS must count dram_fields");
+
+_Static_assert(sizeof dram_timing_fields / sizeof dram_timing_fields[0] == DRAM_TIMING_NFIELDS, "DRAM_TIMING_NFIELDS must count dram_timing_fields");

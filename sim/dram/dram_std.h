@@ -188,8 +188,10 @@ struct dram_spec {
 
 extern const struct cfg_field dram_fields[];
 extern const size_t dram_nfields;
+#define DRAM_NFIELDS 11 /* entries of dram_fields[] (checked in the .c) */
 extern const struct cfg_field dram_timing_fields[];
 extern const size_t dram_timing_nfields;
+#define DRAM_TIMING_NFIELDS (2 * DRAM_T_COUNT) /* nX and tX_ns for each timing */
 
 /*
  * Builds spec from the parameters: the standard's organisation and timing set, the overrides,

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "clock.h"
@@ -34,20 +35,33 @@ static const struct cfg_field clock_fields[] = {
 	CFG_F64_FIELD(struct clock_params, xbar_mhz, 1.0, 10000.0, NULL,
 		      "crossbar clock between SMs and L2 slices, MHz"),
 	CFG_F64_FIELD(struct clock_params, l2_mhz, 1.0, 10000.0, NULL, "L2 slice clock, MHz"),
-	CFG_F64_FIELD(struct clock_params, dram_mhz, 1.0, 10000.0, NULL,
-		      "memory controller command clock (DRAM CK), MHz"),
 };
 
 #define GROUP(name_, desc_, fields_, member_)                                        \
 	{ name_, desc_, fields_, sizeof fields_ / sizeof fields_[0],                 \
 	  offsetof(struct gpu_params, member_) }
+/* Tables defined next to their units; their sizes are constants in the units' headers. */
+#define GROUP_N(name_, desc_, fields_, n_, member_)                                  \
+	{ name_, desc_, fields_, n_, offsetof(struct gpu_params, member_) }
 
 static const struct cfg_group groups[] = {
 	GROUP("gpu", "The GPU the config describes.", gpu_fields, gpu),
 	GROUP("sim", "How the simulation runs: seed, limits, watchdog.", sim_fields, sim),
 	GROUP("clock", "Clock domains. Each frequency is rounded once to an integer period in "
-		       "picoseconds; `gmsim config check` prints the rounding.",
+		       "picoseconds; `gmsim config check` prints the rounding. The DRAM clock "
+		       "derives from `dram.data_rate_gbps`.",
 	      clock_fields, clock),
+	GROUP_N("dram", "The DRAM: standard, data rate and organisation. Zero means the "
+			"standard's value.", dram_fields, DRAM_NFIELDS, dram),
+	GROUP_N("dram.timing", "Overrides of the standard's timing set, each in DRAM clock "
+			       "cycles (`nX`) or nanoseconds (`tX_ns`), never both; 0 keeps the "
+			       "standard's value. `gmsim config check` prints the result in cycles.",
+		dram_timing_fields, DRAM_TIMING_NFIELDS, dram_timing),
+	GROUP_N("dram.map", "Address mapping: physical address to channel, pseudo-channel, bank "
+			    "group, bank, row and column.", addrmap_fields, ADDRMAP_NFIELDS,
+		dram_map),
+	GROUP_N("mc", "Memory controllers, one per channel: queues, scheduling, page policy, "
+		      "refresh and ECC.", mc_fields, MC_NFIELDS, mc),
 };
 
 const struct cfg_schema gpu_schema = { groups, sizeof groups / sizeof groups[0] };
@@ -68,9 +82,31 @@ double gpu_clock_mhz(const struct gpu_params *p, enum gpu_clock_domain d)
 		return p->clock.xbar_mhz;
 	case GPU_CLK_L2:
 		return p->clock.l2_mhz;
-	default:
-		return p->clock.dram_mhz;
+	default: {
+		struct dram_spec s;
+		struct sim_err err;
+
+		return gpu_dram_spec(p, &s, &err) == 0 ? 1e6 / (double)s.tck_ps : 0.0;
 	}
+	}
+}
+
+int gpu_dram_spec(const struct gpu_params *p, struct dram_spec *spec, struct sim_err *err)
+{
+	struct addrmap_geom g;
+	struct addrmap m;
+
+	if (dram_spec_resolve(spec, &p->dram, &p->dram_timing, err) != 0 ||
+	    mc_params_check(&p->mc, spec, err) != 0)
+		return -1;
+	g.channels = spec->channels;
+	g.pcs = spec->pcs;
+	g.bank_groups = spec->bank_groups;
+	g.banks_per_group = spec->banks_per_group;
+	g.rows = spec->rows;
+	g.bursts_per_row = mc_data_bursts_per_row(&p->mc, spec);
+	g.burst_bytes = spec->burst_bytes;
+	return addrmap_init(&m, &p->dram_map, &g, err);
 }
 
 int gpu_params_load(struct gpu_params *p, const char *path, const char *const *overrides,
@@ -90,5 +126,16 @@ int gpu_params_load(struct gpu_params *p, const char *path, const char *const *o
 	}
 	rc = cfg_read(c, &gpu_schema, p, err);
 	cfg_destroy(c);
+	if (rc == 0) {
+		/* Checks across fields: name the file, the message names the keys. */
+		struct dram_spec spec;
+
+		if (gpu_dram_spec(p, &spec, err) != 0) {
+			char msg[SIM_ERR_MSG_MAX];
+
+			snprintf(msg, sizeof msg, "%s", err->msg);
+			return sim_err_set(err, path, 0, "%s", msg);
+		}
+	}
 	return rc;
 }

@@ -10,7 +10,10 @@
 
 #include <stdint.h>
 
+#include "addrmap.h"
 #include "cfg.h"
+#include "dram_std.h"
+#include "mc.h"
 #include "types.h"
 
 /* gpu: what the config describes. */
@@ -25,12 +28,11 @@ struct sim_params {
 	uint64_t watchdog_cycles;
 };
 
-/* clock: the four clock domains. */
+/* clock: the clock domains set directly; the DRAM clock derives from dram.data_rate_gbps. */
 struct clock_params {
 	double core_mhz;
 	double xbar_mhz;
 	double l2_mhz;
-	double dram_mhz;
 };
 
 enum gpu_clock_domain { GPU_CLK_CORE, GPU_CLK_XBAR, GPU_CLK_L2, GPU_CLK_DRAM, GPU_CLK_COUNT };
@@ -39,13 +41,19 @@ struct gpu_params {
 	struct gpu_desc_params gpu;
 	struct sim_params sim;
 	struct clock_params clock;
+	struct dram_params dram;
+	struct dram_timing_params dram_timing;
+	struct addrmap_params dram_map;
+	struct mc_params mc;
 };
 
 extern const struct cfg_schema gpu_schema;
 
-/* Name and requested MHz of clock domain d. */
+/* Name and requested MHz of clock domain d (DRAM: the CK its data rate implies). */
 const char *gpu_clock_name(enum gpu_clock_domain d);
 double gpu_clock_mhz(const struct gpu_params *p, enum gpu_clock_domain d);
+/* Resolves the DRAM part of p (standard, clocks, timings, controller checks). */
+int gpu_dram_spec(const struct gpu_params *p, struct dram_spec *spec, struct sim_err *err);
 
 /* Loads path, applies overrides (n of them), reads and checks everything: the one way every
  * subcommand gets its parameters. Returns 0, or -1 with err filled. */

@@ -1,0 +1,512 @@
+/*
+ * dram_sim.c - the standalone DRAM simulation: front end, controllers, measurements and report
+ * (contract in dram_sim.h).
+ *
+ * Ownership: the sim owns the event queue, the DRAM clock, the controllers, the request pool and
+ * the statistics. Requests come from a pool sized to what the controllers can hold, so nothing is
+ * allocated per request.
+ *
+ * End of a run: when the stream is exhausted (or broken) and the last request has completed, the
+ * completion handler stops the event queue; the controllers' refresh deadlines would otherwise
+ * keep it going for ever.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "dram_check.h"
+#include "dram_sim.h"
+#include "eventq.h"
+#include "log.h"
+
+struct dreq {
+	uint32_t bursts_left;
+	uint32_t bytes;
+	bool is_write;
+	bool accepted;
+	cycle_t first_accept;
+	struct dreq *next;
+};
+
+struct dram_totals {
+	uint64_t cycles, events, requests, reads, writes, bytes_moved, bytes_useful;
+	uint64_t bursts, ecc_bursts, row_hits, row_misses, row_conflicts, refreshes;
+	uint64_t refresh_bank_cycles;
+	double time_ns, host_seconds, peak_gbps, achieved_gbps, moved_gbps;
+	double row_hit_rate, refresh_pct, ecc_pct;
+};
+
+struct dram_sim {
+	struct dram_spec spec;
+	struct addrmap map;
+	struct dram_sim_opts o;
+	const struct mc_params *mcp;
+	struct eventq *q;
+	struct clock *clk;
+	struct clock_unit *fe;
+	struct mc **mcs;
+	struct stats *st;
+	struct stats_dist *rd_lat, *wr_lat;
+	struct dram_check *check;
+	/* front end */
+	struct dram_trace *trace;
+	struct dram_trace_rec rec;
+	bool has_rec, trace_done, trace_failed, stopped_at_limit;
+	struct sim_err trace_err;
+	uint32_t rec_bursts_done;
+	struct dreq *cur;
+	struct dreq *pool, *free;
+	uint64_t outstanding;
+	struct dram_totals tot;
+};
+
+static void fe_tick(void *self, cycle_t now);
+
+/* ---------------------------------------------------------------------------------------------
+ * Creation
+ */
+
+static void register_totals(struct dram_sim *ds)
+{
+	struct stats *st = ds->st;
+	struct dram_totals *t = &ds->tot;
+
+	stats_counter(st, "sim.cycles", "DRAM clock cycles simulated (standalone mode)", &t->cycles);
+	stats_real(st, "sim.time_ns", "simulated time, ns", &t->time_ns, 0);
+	stats_real(st, "sim.host_seconds", "wall-clock seconds of the run", &t->host_seconds,
+		   STATS_HOST);
+	stats_counter(st, "sim.events", "events fired", &t->events);
+	stats_counter(st, "dram.requests", "requests completed", &t->requests);
+	stats_counter(st, "dram.reads", "read requests completed", &t->reads);
+	stats_counter(st, "dram.writes", "write requests completed", &t->writes);
+	stats_counter(st, "dram.bytes_moved", "bytes on the data bus, ECC and RMW included",
+		      &t->bytes_moved);
+	stats_counter(st, "dram.bytes_useful", "bytes the requests asked for", &t->bytes_useful);
+	stats_counter(st, "dram.bursts", "32 B bursts for requests", &t->bursts);
+	stats_counter(st, "dram.ecc_bursts", "32 B bursts for ECC and read-modify-write",
+		      &t->ecc_bursts);
+	stats_real(st, "dram.peak_gbps", "peak bandwidth, GB/s", &t->peak_gbps, 0);
+	stats_real(st, "dram.achieved_gbps", "useful bytes per second, GB/s", &t->achieved_gbps, 0);
+	stats_real(st, "dram.moved_gbps", "bytes moved per second, GB/s", &t->moved_gbps, 0);
+	stats_counter(st, "dram.row_hits", "accesses to an open row", &t->row_hits);
+	stats_counter(st, "dram.row_misses", "accesses to a closed bank", &t->row_misses);
+	stats_counter(st, "dram.row_conflicts", "accesses to a bank with another row open",
+		      &t->row_conflicts);
+	stats_real(st, "dram.row_hit_rate", "row hits / accesses", &t->row_hit_rate, 0);
+	stats_counter(st, "dram.refreshes", "refresh commands", &t->refreshes);
+	stats_counter(st, "dram.refresh_bank_cycles", "bank-cycles spent refreshing",
+		      &t->refresh_bank_cycles);
+	stats_real(st, "dram.refresh_pct", "share of bank time spent refreshing, %",
+		   &t->refresh_pct, 0);
+	stats_real(st, "dram.ecc_pct", "share of bursts moved for ECC, %", &t->ecc_pct, 0);
+	ds->rd_lat = stats_dist(st, "dram.read_latency_ns",
+				"read latency, controller arrival to last data, ns", 0, 10000, 10000);
+	ds->wr_lat = stats_dist(st, "dram.write_latency_ns",
+				"write latency, controller arrival to data written, ns", 0, 10000,
+				10000);
+}
+
+static void on_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle_t done);
+
+struct dram_sim *dram_sim_create(const struct dram_params *dp, const struct dram_timing_params *tp,
+				 const struct addrmap_params *mp, const struct mc_params *cp,
+				 const struct dram_sim_opts *o, struct sim_err *err)
+{
+	struct dram_sim *ds = xcalloc(1, sizeof *ds);
+	struct addrmap_geom g;
+	uint32_t ch, n;
+	char prefix[32];
+
+	if (dram_spec_resolve(&ds->spec, dp, tp, err) != 0 ||
+	    mc_params_check(cp, &ds->spec, err) != 0) {
+		free(ds);
+		return NULL;
+	}
+	g.channels = ds->spec.channels;
+	g.pcs = ds->spec.pcs;
+	g.bank_groups = ds->spec.bank_groups;
+	g.banks_per_group = ds->spec.banks_per_group;
+	g.rows = ds->spec.rows;
+	g.bursts_per_row = mc_data_bursts_per_row(cp, &ds->spec);
+	g.burst_bytes = ds->spec.burst_bytes;
+	if (addrmap_init(&ds->map, mp, &g, err) != 0) {
+		free(ds);
+		return NULL;
+	}
+	ds->o = *o;
+	ds->mcp = cp;
+	ds->q = eventq_create();
+	ds->clk = clock_create(ds->q, "dram", ds->spec.tck_ps);
+	ds->st = stats_create();
+	register_totals(ds);
+	ds->fe = clock_attach(ds->clk, "frontend", fe_tick, ds);
+	if (o->check)
+		ds->check = dram_check_create(&ds->spec);
+	ds->mcs = xcalloc(ds->spec.channels, sizeof *ds->mcs);
+	for (ch = 0; ch < ds->spec.channels; ch++) {
+		snprintf(prefix, sizeof prefix, "mc%u", ch);
+		ds->mcs[ch] = mc_create(cp, &ds->spec, ch, ds->clk, on_done, ds, ds->st, prefix);
+		mc_set_producer(ds->mcs[ch], ds->fe);
+		if (ds->check != NULL)
+			dram_chan_set_hook(mc_dram(ds->mcs[ch]), dram_check_hook, ds->check);
+	}
+	/* At most one request per queue entry can be outstanding, plus the one being split. */
+	n = ds->spec.channels * (cp->read_queue + cp->write_queue) + 1;
+	ds->pool = xcalloc(n, sizeof *ds->pool);
+	while (n-- > 0) {
+		ds->pool[n].next = ds->free;
+		ds->free = &ds->pool[n];
+	}
+	return ds;
+}
+
+void dram_sim_destroy(struct dram_sim *ds)
+{
+	uint32_t ch;
+
+	if (ds == NULL)
+		return;
+	for (ch = 0; ch < ds->spec.channels; ch++)
+		mc_destroy(ds->mcs[ch]);
+	free(ds->mcs);
+	dram_check_destroy(ds->check);
+	clock_destroy(ds->clk);
+	eventq_destroy(ds->q);
+	stats_destroy(ds->st);
+	free(ds->pool);
+	free(ds);
+}
+
+const struct dram_spec *dram_sim_spec(const struct dram_sim *ds)
+{
+	return &ds->spec;
+}
+
+const struct addrmap *dram_sim_map(const struct dram_sim *ds)
+{
+	return &ds->map;
+}
+
+struct stats *dram_sim_stats(struct dram_sim *ds)
+{
+	return ds->st;
+}
+
+bool dram_sim_hit_limit(const struct dram_sim *ds)
+{
+	return ds->stopped_at_limit;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Front end
+ */
+
+static void maybe_finish(struct dram_sim *ds)
+{
+	if (ds->trace_done && ds->outstanding == 0 && !ds->has_rec)
+		eventq_stop(ds->q);
+}
+
+static void on_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle_t done)
+{
+	struct dram_sim *ds = ctx;
+	struct dreq *r = a->ctx;
+	double ns;
+
+	(void)arrival;
+	SIM_ASSERT(r->bursts_left > 0);
+	if (--r->bursts_left != 0)
+		return;
+	ns = (double)(done - r->first_accept) * (double)ds->spec.tck_ps / 1000.0;
+	stats_dist_add(r->is_write ? ds->wr_lat : ds->rd_lat, ns);
+	ds->tot.requests++;
+	if (r->is_write)
+		ds->tot.writes++;
+	else
+		ds->tot.reads++;
+	ds->tot.bytes_useful += r->bytes;
+	ds->outstanding--;
+	r->next = ds->free;
+	ds->free = r;
+	clock_wake(ds->fe); /* it may be waiting for a request slot */
+	maybe_finish(ds);
+}
+
+/* Presents the current record's remaining bursts. Returns false if a controller refused one
+ * (the front end then waits to be woken). */
+static bool present(struct dram_sim *ds, cycle_t now)
+{
+	const struct dram_trace_rec *rec = &ds->rec;
+	addr_t first = rec->addr & ~(addr_t)(ds->spec.burst_bytes - 1);
+	addr_t end = rec->addr + rec->bytes;
+	uint32_t nbursts = (uint32_t)((end - first + ds->spec.burst_bytes - 1) /
+				      ds->spec.burst_bytes);
+
+	if (ds->cur == NULL) {
+		if (ds->free == NULL)
+			return false; /* a completion frees one and wakes us */
+		ds->cur = ds->free;
+		ds->free = ds->cur->next;
+		memset(ds->cur, 0, sizeof *ds->cur);
+		ds->cur->bursts_left = nbursts;
+		ds->cur->bytes = rec->bytes;
+		ds->cur->is_write = rec->is_write;
+		ds->outstanding++;
+	}
+	while (ds->rec_bursts_done < nbursts) {
+		addr_t ba = first + (addr_t)ds->rec_bursts_done * ds->spec.burst_bytes;
+		struct mc_access acc;
+
+		memset(&acc, 0, sizeof acc);
+		acc.addr = ba;
+		addrmap_decode(&ds->map, ba, &acc.da);
+		acc.is_write = rec->is_write;
+		acc.partial = rec->is_write && (ba < rec->addr || ba + ds->spec.burst_bytes > end);
+		acc.ctx = ds->cur;
+		if (!mc_try_enqueue(ds->mcs[acc.da.ch], &acc))
+			return false;
+		if (!ds->cur->accepted) {
+			ds->cur->accepted = true;
+			ds->cur->first_accept = now;
+		}
+		ds->rec_bursts_done++;
+	}
+	ds->cur = NULL;
+	ds->has_rec = false;
+	return true;
+}
+
+static void fe_tick(void *self, cycle_t now)
+{
+	struct dram_sim *ds = self;
+	uint32_t budget = ds->o.requests_per_cycle != 0 ? ds->o.requests_per_cycle : UINT32_MAX;
+
+	while (budget > 0) {
+		if (!ds->has_rec) {
+			int r;
+
+			if (ds->trace_done)
+				break;
+			r = dram_trace_next(ds->trace, &ds->rec, &ds->trace_err);
+			if (r <= 0) {
+				ds->trace_done = true;
+				ds->trace_failed = r < 0;
+				break;
+			}
+			ds->has_rec = true;
+			ds->rec_bursts_done = 0;
+		}
+		if (ds->rec.has_cycle && ds->rec.cycle > now) {
+			clock_sleep_until(ds->fe, ds->rec.cycle);
+			return;
+		}
+		if (!present(ds, now)) {
+			clock_sleep(ds->fe);
+			return;
+		}
+		budget--;
+	}
+	if (ds->trace_done) {
+		clock_sleep(ds->fe);
+		maybe_finish(ds);
+	}
+	/* Out of budget: stay awake for the next cycle. */
+}
+
+static void at_limit(void *ctx, tick_t now)
+{
+	struct dram_sim *ds = ctx;
+
+	(void)now;
+	ds->stopped_at_limit = true;
+	eventq_stop(ds->q);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Run and totals
+ */
+
+static void totals(struct dram_sim *ds, double host_seconds)
+{
+	struct dram_totals *t = &ds->tot;
+	const struct dram_spec *s = &ds->spec;
+	uint32_t ch;
+
+	t->cycles = clock_cycle(ds->clk);
+	t->time_ns = (double)t->cycles * (double)s->tck_ps / 1000.0;
+	t->events = eventq_fired(ds->q);
+	t->host_seconds = host_seconds;
+	t->bursts = t->ecc_bursts = t->row_hits = t->row_misses = t->row_conflicts = 0;
+	t->refreshes = t->refresh_bank_cycles = 0;
+	for (ch = 0; ch < s->channels; ch++) {
+		struct stats *st = ds->st;
+		char name[96];
+		double v;
+
+#define SUM(field, stat)                                                  \
+	do {                                                               \
+		snprintf(name, sizeof name, "mc%u." stat, ch);              \
+		if (stats_get(st, name, &v))                               \
+			t->field += (uint64_t)v;                           \
+	} while (0)
+		SUM(bursts, "reads");
+		SUM(bursts, "writes");
+		SUM(ecc_bursts, "ecc_reads");
+		SUM(ecc_bursts, "ecc_writes");
+		SUM(ecc_bursts, "rmw_reads");
+		SUM(row_hits, "row_hits");
+		SUM(row_misses, "row_misses");
+		SUM(row_conflicts, "row_conflicts");
+		SUM(refreshes, "refreshes");
+		SUM(refresh_bank_cycles, "refresh_bank_cycles");
+#undef SUM
+	}
+	t->bytes_moved = (t->bursts + t->ecc_bursts) * s->burst_bytes;
+	t->peak_gbps = s->peak_gbps;
+	t->achieved_gbps = t->time_ns > 0 ? (double)t->bytes_useful / t->time_ns : 0.0;
+	t->moved_gbps = t->time_ns > 0 ? (double)t->bytes_moved / t->time_ns : 0.0;
+	{
+		uint64_t acc = t->row_hits + t->row_misses + t->row_conflicts;
+
+		t->row_hit_rate = acc != 0 ? (double)t->row_hits / (double)acc : 0.0;
+	}
+	t->refresh_pct = t->cycles != 0
+		? 100.0 * (double)t->refresh_bank_cycles /
+		  ((double)t->cycles * s->channels * s->pcs * s->banks)
+		: 0.0;
+	t->ecc_pct = t->bursts + t->ecc_bursts != 0
+		? 100.0 * (double)t->ecc_bursts / (double)(t->bursts + t->ecc_bursts) : 0.0;
+}
+
+int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err)
+{
+	struct timespec t0, t1;
+
+	ds->trace = t;
+	if (ds->o.max_cycles != 0)
+		eventq_schedule(ds->q, clock_tick_of(ds->clk, ds->o.max_cycles), EVQ_PRIO_EXIT,
+				at_limit, ds);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_wake(ds->fe);
+	eventq_run_until(ds->q, TICK_NEVER);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	totals(ds, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+	if (ds->trace_failed) {
+		*err = ds->trace_err;
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t dram_sim_check_violations(const struct dram_sim *ds, const char **first)
+{
+	if (ds->check == NULL) {
+		*first = "";
+		return 0;
+	}
+	*first = dram_check_first(ds->check);
+	return dram_check_violations(ds->check);
+}
+
+uint64_t dram_sim_checked_commands(const struct dram_sim *ds)
+{
+	return ds->check != NULL ? dram_check_commands(ds->check) : 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Report
+ */
+
+static void print_lat(FILE *out, const char *what, const struct stats_dist *d)
+{
+	if (stats_dist_count(d) == 0) {
+		fprintf(out, "  %-6s latency: none\n", what);
+		return;
+	}
+	fprintf(out, "  %-6s latency: mean %.1f ns, p50 %.1f ns, p99 %.1f ns (%" PRIu64
+		     " requests)\n", what, stats_dist_mean(d), stats_dist_quantile(d, 0.5),
+		stats_dist_quantile(d, 0.99), stats_dist_count(d));
+}
+
+void dram_sim_report(struct dram_sim *ds, FILE *out)
+{
+	const struct dram_spec *s = &ds->spec;
+	const struct dram_totals *t = &ds->tot;
+	struct mc_waterfall w, sum;
+	uint64_t total, ch_min = UINT64_MAX, ch_max = 0, ch_sum = 0;
+	double per_cycle_gbps, util;
+	uint32_t ch;
+	char map[256];
+
+	memset(&sum, 0, sizeof sum);
+	for (ch = 0; ch < s->channels; ch++) {
+		uint64_t d;
+
+		mc_waterfall(ds->mcs[ch], t->cycles, &w);
+		sum.data += w.data;
+		sum.ecc += w.ecc;
+		sum.row += w.row;
+		sum.act_window += w.act_window;
+		sum.turnaround += w.turnaround;
+		sum.refresh += w.refresh;
+		sum.other += w.other;
+		sum.idle += w.idle;
+		d = dram_chan_stats(mc_dram(ds->mcs[ch]))->data_cycles;
+		ch_min = d < ch_min ? d : ch_min;
+		ch_max = d > ch_max ? d : ch_max;
+		ch_sum += d;
+	}
+	addrmap_describe(&ds->map, map, sizeof map);
+	fprintf(out, "dram: %s, %u channels x %u pseudo-channel%s, %.3g Gb/s, tCK %" PRIu64
+		     " ps, map %s, refresh %s, ecc %s\n",
+		s->std_name, s->channels, s->pcs, s->pcs > 1 ? "s" : "", s->data_rate_gbps,
+		(uint64_t)s->tck_ps, map,
+		ds->mcp->refresh == MC_REFRESH_PER_BANK ? "per-bank"
+		: ds->mcp->refresh == MC_REFRESH_ALL_BANK ? "all-bank" : "OFF",
+		ds->mcp->ecc == MC_ECC_INLINE ? "inline" : ds->mcp->ecc == MC_ECC_SIDEBAND
+		? "sideband" : "off");
+	fprintf(out, "run: %" PRIu64 " requests (%" PRIu64 " reads, %" PRIu64 " writes) in %"
+		     PRIu64 " cycles = %.3f us, %.2f s host, %.2f M requests/s\n",
+		t->requests, t->reads, t->writes, t->cycles, t->time_ns / 1000.0, t->host_seconds,
+		t->host_seconds > 0 ? (double)t->requests / t->host_seconds / 1e6 : 0.0);
+	fprintf(out, "bandwidth: achieved %.1f GB/s of %.1f GB/s peak (%.1f%%); moved %.1f GB/s "
+		     "(%" PRIu64 " B useful, %" PRIu64 " B moved)\n",
+		t->achieved_gbps, t->peak_gbps, 100.0 * t->achieved_gbps / t->peak_gbps,
+		t->moved_gbps, t->bytes_useful, t->bytes_moved);
+	print_lat(out, "read", ds->rd_lat);
+	print_lat(out, "write", ds->wr_lat);
+	{
+		uint64_t acc = t->row_hits + t->row_misses + t->row_conflicts;
+		double a = acc != 0 ? (double)acc : 1.0;
+
+		fprintf(out, "rows: %.1f%% hits, %.1f%% misses (closed bank), %.1f%% conflicts "
+			     "(other row open)\n", 100.0 * (double)t->row_hits / a,
+			100.0 * (double)t->row_misses / a, 100.0 * (double)t->row_conflicts / a);
+	}
+	fprintf(out, "refresh: %" PRIu64 " commands, %.2f%% of bank time; ecc: %.2f%% of bursts\n",
+		t->refreshes, t->refresh_pct, t->ecc_pct);
+	util = t->cycles != 0 ? 100.0 / ((double)t->cycles * s->pcs) : 0.0;
+	fprintf(out, "data-bus utilisation per channel: min %.1f%%, mean %.1f%%, max %.1f%%\n",
+		(double)ch_min * util, (double)ch_sum / s->channels * util, (double)ch_max * util);
+
+	total = sum.data + sum.ecc + sum.row + sum.act_window + sum.turnaround + sum.refresh +
+		sum.other + sum.idle;
+	per_cycle_gbps = total != 0 ? t->peak_gbps / (double)total : 0.0;
+	fprintf(out, "bandwidth waterfall (GB/s; the lines sum to the peak):\n");
+	fprintf(out, "  peak                          %9.1f\n", t->peak_gbps);
+#define LINE(label, v) fprintf(out, "  - %-27s %9.1f\n", label, (double)(v) * per_cycle_gbps)
+	LINE("row misses and conflicts", sum.row);
+	LINE("activate windows (FAW/RRD)", sum.act_window);
+	LINE("read/write turnaround", sum.turnaround);
+	LINE("refresh", sum.refresh);
+	LINE("ECC and read-modify-write", sum.ecc);
+	LINE("other (bus, tCCD, order)", sum.other);
+	LINE("idle (nothing queued)", sum.idle);
+#undef LINE
+	fprintf(out, "  = achieved (bursts moved)     %9.1f\n", (double)sum.data * per_cycle_gbps);
+}

@@ -1,0 +1,1068 @@
+/*
+ * mc.c - the memory controller of one channel (contract in mc.h).
+ *
+ * Queues. Every access gets an entry from a pool sized at creation (read_queue + write_queue +
+ * room for ECC write-backs); entries sit in a per-bank FIFO, reads and writes apart, so that a
+ * scheduling pass looks at banks, not at every queued access.
+ *
+ * One pass (mc_tick), at most once per DRAM cycle and only when something can happen:
+ *   1. hand back accesses whose data transfer has ended (two FIFOs: reads complete in issue order
+ *      since CL is fixed, writes likewise with CWL);
+ *   2. refresh bookkeeping: each interval adds one owed refresh; a bank (per-bank mode) or
+ *      pseudo-channel (all-bank) with refresh owed and no work, or with mc.refresh_postpone owed,
+ *      is "held": no new ACT, precharged once its row hits are served (at once if forced), then
+ *      refreshed;
+ *   3. write drain: writes are served from write_high down to write_low, or when no read waits;
+ *   4. candidates: per bank with work, the command its request needs next (a row hit's column
+ *      command; ACT on a closed bank; PRE on a conflict or when the row-hit cap is reached) and
+ *      the cycle dram_earliest allows it; the policy (mc_sched.c) picks among the ready ones, once
+ *      for each command bus;
+ *   5. sleep until the earliest cycle any candidate, completion or refresh deadline needs.
+ *
+ * Page policy: open keeps rows open until a conflict; closed issues RDA/WRA unless another queued
+ * access hits the row; adaptive issues RDA/WRA only when no queued access hits the row and one to
+ * another row of the bank waits.
+ *
+ * Inline ECC (GDDR6): ECC burst of data column c is column data_cols + c / 16 of the same row
+ * (2 B of ECC per 32 B burst). Before its own column command an access may need column reads of
+ * the same row: the old data (a partial write's read-modify-write) and the ECC burst (on an ECC
+ * cache miss). A write that follows a read of its own row waits for that read's data. Dirty ECC
+ * bursts evicted from the ECC cache become internal writes.
+ *
+ * Waterfall: each burst's data starts at some cycle d; the data bus of its pseudo-channel was free
+ * since f. The gap d - f is split into idle (no access was queued for the pseudo-channel) and one
+ * cause taken from the access's history (refresh, activate window, row miss/conflict,
+ * read/write turnaround, else "other"), so the categories add up to the elapsed time exactly.
+ *
+ * Not modelled: read-after-write forwarding from the write queue, BLISS-style fairness, refresh
+ * pull-in (refreshing ahead of time when idle), temperature-dependent refresh rates.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "log.h"
+#include "mc.h"
+#include "mc_sched.h"
+
+#define ECC_DATA_PER_BURST 16 /* 2 B of ECC per 32 B: one ECC burst covers 16 data bursts */
+#define PRE_RMW 1u            /* the old data of a partial write */
+#define PRE_ECC 2u            /* the ECC burst */
+
+static const char *const page_names[] = { "open", "closed", "adaptive", NULL };
+static const char *const refresh_names[] = { "per_bank", "all_bank", "off", NULL };
+static const char *const ecc_names[] = { "off", "sideband", "inline", NULL };
+
+#define P struct mc_params
+const struct cfg_field mc_fields[] = {
+	CFG_ENUM_FIELD(P, scheduler, mc_sched_names, "\"frfcfs\"",
+		       "scheduling policy: frfcfs (row hits first, then oldest) or fcfs"),
+	CFG_U32_FIELD(P, read_queue, 1, 4096, "128", "read queue entries per channel"),
+	CFG_U32_FIELD(P, write_queue, 1, 4096, "128", "write queue entries per channel"),
+	CFG_U32_FIELD(P, write_high, 1, 4096, "96",
+		      "start draining writes when this many are queued"),
+	CFG_U32_FIELD(P, write_low, 0, 4096, "32", "stop draining writes at this many"),
+	CFG_U32_FIELD(P, row_hit_cap, 0, 1024, "16",
+		      "row hits served while an older access to another row of the bank waits; "
+		      "0 = no cap"),
+	CFG_ENUM_FIELD(P, page_policy, page_names, "\"open\"",
+		       "open: rows stay open; closed: auto-precharge unless a queued access hits; "
+		       "adaptive: auto-precharge when a conflict waits and no hit does"),
+	CFG_U32_FIELD(P, accept_per_cycle, 0, 1024, "0",
+		      "accesses accepted per DRAM cycle; 0 = as many as the queues hold"),
+	CFG_ENUM_FIELD(P, refresh, refresh_names, "\"per_bank\"",
+		       "per_bank (REFpb, banks in turn), all_bank (REFab) or off"),
+	CFG_U32_FIELD(P, refresh_postpone, 1, 8, "8",
+		      "refreshes that may be owed before the bank is forced to refresh"),
+	CFG_ENUM_FIELD(P, ecc, ecc_names, "\"off\"",
+		       "off; sideband (HBM: no time or capacity cost); inline (GDDR6: 1/16 of "
+		       "each row, extra column accesses)"),
+	CFG_U32_FIELD(P, ecc_cache_entries, 1, 1024, "32",
+		      "inline ECC: ECC bursts cached at the controller"),
+};
+#undef P
+const size_t mc_nfields = sizeof mc_fields / sizeof mc_fields[0];
+
+int mc_params_check(const struct mc_params *p, const struct dram_spec *s, struct sim_err *err)
+{
+	if (p->write_high > p->write_queue)
+		return sim_err_set(err, NULL, 0, "mc.write_high: %u exceeds mc.write_queue (%u)",
+				   p->write_high, p->write_queue);
+	if (p->write_low >= p->write_high)
+		return sim_err_set(err, NULL, 0, "mc.write_low: %u must be below mc.write_high (%u)",
+				   p->write_low, p->write_high);
+	if (p->ecc == MC_ECC_INLINE && s->std != DRAM_STD_GDDR6)
+		return sim_err_set(err, NULL, 0, "mc.ecc: inline ECC is modelled for GDDR6; %s "
+				   "carries ECC sideband (use \"sideband\")", s->std_name);
+	if (p->ecc == MC_ECC_SIDEBAND && s->std == DRAM_STD_GDDR6)
+		return sim_err_set(err, NULL, 0, "mc.ecc: GDDR6 has no sideband ECC pins; use "
+				   "\"inline\" or \"off\"");
+	return 0;
+}
+
+uint32_t mc_data_bursts_per_row(const struct mc_params *p, const struct dram_spec *s)
+{
+	uint32_t n = s->bursts_per_row;
+
+	if (p->ecc != MC_ECC_INLINE)
+		return n;
+	/* 15/16 for data; the ECC of data column c sits at n_data + c / 16. */
+	return n - (n + ECC_DATA_PER_BURST) / (ECC_DATA_PER_BURST + 1);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * State
+ */
+
+struct ent {
+	struct mc_access a;
+	uint64_t seq;
+	cycle_t arrival;
+	cycle_t not_before;   /* a write after its read-modify-write read: the read's data */
+	cycle_t done;         /* data end of the latest burst issued for it */
+	uint32_t bank;        /* flat bank index in its pseudo-channel */
+	uint8_t pre_ops;      /* PRE_RMW | PRE_ECC still to issue */
+	bool internal;        /* an ECC write-back: not the requester's */
+	bool counted;         /* row hit / miss / conflict counted */
+	bool needed_row;      /* an ACT or PRE was issued for it */
+	bool prepared;        /* inline ECC pre-ops decided */
+	bool act_window;      /* its ACT waited for tFAW, t32AW or tRRD */
+	struct ent *next;
+};
+
+struct fifo {
+	struct ent *head, *tail;
+	uint32_t n;
+};
+
+struct bankq {
+	struct fifo rd, wr;
+	uint32_t hits;        /* column commands since the last ACT */
+};
+
+struct pcq {
+	struct bankq *banks;
+	uint64_t work_rd;     /* bit b: bank b has queued reads */
+	uint64_t work_wr;     /* bit b: bank b has queued writes */
+	uint64_t held_mask;   /* bit b: bank b is held for refresh */
+	uint32_t owed;        /* refreshes owed */
+	cycle_t ref_due;      /* cycle the next refresh falls due */
+	uint32_t ref_bank;    /* per-bank: the bank whose turn it is */
+	cycle_t last_ref;     /* cycle of the last refresh command */
+	uint32_t pending;     /* queued entries */
+	cycle_t busy_since;   /* when pending last went from 0 to 1 */
+	cycle_t bus_free;     /* data bus free from */
+	bool last_write;      /* direction of the last column command */
+};
+
+struct ecc_line {
+	uint64_t key;         /* (pc, bank, row, ecc column) + 1; 0 = empty */
+	uint64_t used;
+	bool dirty;
+};
+
+struct mc_stats {
+	uint64_t reads, writes;             /* accesses completed */
+	uint64_t row_hits, row_misses, row_conflicts;
+	uint64_t refreshes, refresh_bank_cycles, refresh_forced;
+	uint64_t ecc_reads, ecc_writes, rmw_reads, ecc_hits, ecc_misses;
+	uint64_t drains, cap_preempts;
+	struct stat_level rq, wq;
+};
+
+struct mc {
+	const struct mc_params *p;
+	const struct dram_spec *s;
+	const struct mc_sched_ops *sched;
+	uint32_t ch;
+	struct dram_chan *dram;
+	struct clock *clk;
+	struct clock_unit *unit;
+	struct clock_unit *producer;
+	bool producer_waiting;
+	mc_done_fn *done_fn;
+	void *done_ctx;
+	struct ent *pool, *free;
+	struct pcq *pcs;
+	struct fifo rd_done, wr_done;       /* issued, data not yet complete */
+	uint32_t nreads, nwrites, internal; /* queued (not issued) */
+	uint32_t inflight;
+	uint64_t seq;
+	bool draining;
+	cycle_t accept_cycle;
+	uint32_t accepted;
+	uint32_t data_cols;
+	struct ecc_line *ecc;
+	uint64_t ecc_clock;
+	struct mc_cand *cands;
+	size_t ncands_max;
+	struct mc_waterfall wf;
+	struct mc_stats st;
+};
+
+static void mc_tick(void *self, cycle_t now);
+
+/* ---------------------------------------------------------------------------------------------
+ * FIFOs
+ */
+
+static void fifo_push(struct fifo *f, struct ent *e)
+{
+	e->next = NULL;
+	if (f->tail != NULL)
+		f->tail->next = e;
+	else
+		f->head = e;
+	f->tail = e;
+	f->n++;
+}
+
+static void fifo_remove(struct fifo *f, struct ent *e)
+{
+	struct ent **pp = &f->head, *prev = NULL;
+
+	while (*pp != e) {
+		SIM_ASSERT(*pp != NULL);
+		prev = *pp;
+		pp = &(*pp)->next;
+	}
+	*pp = e->next;
+	if (f->tail == e)
+		f->tail = prev;
+	f->n--;
+}
+
+static struct ent *fifo_pop(struct fifo *f)
+{
+	struct ent *e = f->head;
+
+	f->head = e->next;
+	if (f->head == NULL)
+		f->tail = NULL;
+	f->n--;
+	return e;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Creation
+ */
+
+static void register_stats(struct mc *m, struct stats *st, const char *prefix)
+{
+	static const struct {
+		const char *name, *desc;
+		size_t off;
+	} counters[] = {
+#define C(f, d) { #f, d, offsetof(struct mc_stats, f) }
+		C(reads, "read accesses completed (32 B each)"),
+		C(writes, "write accesses completed (32 B each)"),
+		C(row_hits, "accesses whose row was open"),
+		C(row_misses, "accesses to a closed bank (ACT)"),
+		C(row_conflicts, "accesses to a bank with another row open (PRE + ACT)"),
+		C(refreshes, "refresh commands (REFab and REFpb)"),
+		C(refresh_bank_cycles, "bank-cycles spent refreshing"),
+		C(refresh_forced, "refreshes issued because the postponement limit was reached"),
+		C(ecc_reads, "inline ECC: ECC bursts read"),
+		C(ecc_writes, "inline ECC: ECC bursts written back"),
+		C(rmw_reads, "inline ECC: reads for partial-write read-modify-write"),
+		C(ecc_hits, "inline ECC: ECC cache hits"),
+		C(ecc_misses, "inline ECC: ECC cache misses"),
+		C(drains, "write drains started at the high watermark"),
+		C(cap_preempts, "row closed by the row-hit cap"),
+#undef C
+	};
+	size_t i;
+	char name[256];
+
+	for (i = 0; i < sizeof counters / sizeof counters[0]; i++) {
+		snprintf(name, sizeof name, "%s.%s", prefix, counters[i].name);
+		stats_counter(st, name, counters[i].desc,
+			      (uint64_t *)((char *)&m->st + counters[i].off));
+	}
+	snprintf(name, sizeof name, "%s.read_queue", prefix);
+	stats_level(st, name, "reads queued", &m->st.rq);
+	snprintf(name, sizeof name, "%s.write_queue", prefix);
+	stats_level(st, name, "writes queued", &m->st.wq);
+}
+
+struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint32_t ch,
+		     struct clock *clk, mc_done_fn *done, void *done_ctx, struct stats *st,
+		     const char *prefix)
+{
+	struct mc *m = xcalloc(1, sizeof *m);
+	uint32_t i, n;
+	char name[64];
+
+	m->p = p;
+	m->s = s;
+	m->sched = mc_sched_get(p->scheduler);
+	SIM_ASSERT(m->sched != NULL);
+	m->ch = ch;
+	m->dram = dram_chan_create(s, ch);
+	m->clk = clk;
+	snprintf(name, sizeof name, "mc%u", ch);
+	m->unit = clock_attach(clk, name, mc_tick, m);
+	m->done_fn = done;
+	m->done_ctx = done_ctx;
+	/* Pool: both queues, plus an ECC write-back per ECC cache line. */
+	n = p->read_queue + p->write_queue + (p->ecc == MC_ECC_INLINE ? p->ecc_cache_entries : 0);
+	m->pool = xcalloc(n, sizeof *m->pool);
+	for (i = 0; i < n; i++) {
+		m->pool[i].next = m->free;
+		m->free = &m->pool[i];
+	}
+	m->pcs = xcalloc(s->pcs, sizeof *m->pcs);
+	for (i = 0; i < s->pcs; i++) {
+		struct pcq *q = &m->pcs[i];
+
+		q->banks = xcalloc(s->banks, sizeof *q->banks);
+		/* Stagger the channels' refresh so they do not all refresh at once. */
+		q->ref_due = (p->refresh == MC_REFRESH_ALL_BANK ? s->t[DRAM_T_REFI]
+								 : s->t[DRAM_T_REFIPB]) *
+			     (ch * s->pcs + i + 1) / (s->channels * s->pcs);
+		if (p->refresh == MC_REFRESH_OFF)
+			q->ref_due = CYCLE_NEVER;
+	}
+	m->data_cols = mc_data_bursts_per_row(p, s);
+	if (p->ecc == MC_ECC_INLINE)
+		m->ecc = xcalloc(p->ecc_cache_entries, sizeof *m->ecc);
+	m->ncands_max = (size_t)s->pcs * (s->banks + 1);
+	m->cands = xcalloc(m->ncands_max, sizeof *m->cands);
+	if (st != NULL)
+		register_stats(m, st, prefix);
+	/* Refresh deadlines need the controller even when no access comes. */
+	if (p->refresh != MC_REFRESH_OFF)
+		clock_wake(m->unit);
+	return m;
+}
+
+void mc_destroy(struct mc *m)
+{
+	uint32_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->s->pcs; i++)
+		free(m->pcs[i].banks);
+	free(m->pcs);
+	free(m->pool);
+	free(m->ecc);
+	free(m->cands);
+	dram_chan_destroy(m->dram);
+	free(m);
+}
+
+struct dram_chan *mc_dram(struct mc *m)
+{
+	return m->dram;
+}
+
+void mc_set_producer(struct mc *m, struct clock_unit *producer)
+{
+	m->producer = producer;
+}
+
+uint32_t mc_pending(const struct mc *m)
+{
+	return m->nreads + m->nwrites + m->internal + m->inflight;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Accepting
+ */
+
+bool mc_can_accept(const struct mc *m, bool is_write)
+{
+	cycle_t now = clock_cycle(m->clk);
+
+	if (m->p->accept_per_cycle != 0 && m->accept_cycle == now &&
+	    m->accepted >= m->p->accept_per_cycle)
+		return false;
+	/* Entries stay allocated until their data completes, so count in-flight ones too. */
+	if (is_write)
+		return m->nwrites + m->wr_done.n < m->p->write_queue;
+	return m->nreads + m->rd_done.n < m->p->read_queue;
+}
+
+static struct ent *ent_alloc(struct mc *m)
+{
+	struct ent *e = m->free;
+
+	SIM_ASSERT(e != NULL);
+	m->free = e->next;
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+static void queue_ent(struct mc *m, struct ent *e, cycle_t now)
+{
+	struct pcq *q = &m->pcs[e->a.da.pc];
+	struct bankq *b = &q->banks[e->bank];
+
+	e->seq = ++m->seq;
+	e->arrival = now;
+	if (q->pending++ == 0)
+		q->busy_since = now;
+	if (e->a.is_write) {
+		fifo_push(&b->wr, e);
+		q->work_wr |= 1ull << e->bank;
+		if (e->internal)
+			m->internal++;
+		else
+			m->nwrites++;
+	} else {
+		fifo_push(&b->rd, e);
+		q->work_rd |= 1ull << e->bank;
+		m->nreads++;
+	}
+	stat_level_set(&m->st.rq, m->nreads);
+	stat_level_set(&m->st.wq, m->nwrites + m->internal);
+}
+
+void mc_enqueue(struct mc *m, const struct mc_access *a)
+{
+	cycle_t now = clock_cycle(m->clk);
+	struct ent *e;
+
+	SIM_ASSERT(mc_can_accept(m, a->is_write));
+	SIM_ASSERT(a->da.ch == m->ch && a->da.col < m->data_cols);
+	if (m->accept_cycle != now) {
+		m->accept_cycle = now;
+		m->accepted = 0;
+	}
+	m->accepted++;
+	e = ent_alloc(m);
+	e->a = *a;
+	e->bank = dram_bank_index(m->s, &a->da);
+	queue_ent(m, e, now);
+	clock_wake(m->unit);
+}
+
+bool mc_try_enqueue(struct mc *m, const struct mc_access *a)
+{
+	if (!mc_can_accept(m, a->is_write)) {
+		cycle_t now = clock_cycle(m->clk);
+
+		if (m->p->accept_per_cycle != 0 && m->accept_cycle == now &&
+		    m->accepted >= m->p->accept_per_cycle && m->producer != NULL)
+			clock_wake(m->producer); /* out of ports: try again next cycle */
+		else
+			m->producer_waiting = true; /* out of entries: a completion wakes it */
+		return false;
+	}
+	mc_enqueue(m, a);
+	return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Inline ECC
+ */
+
+static uint32_t ecc_col(const struct mc *m, uint32_t col)
+{
+	return m->data_cols + col / ECC_DATA_PER_BURST;
+}
+
+static uint64_t ecc_key(const struct mc *m, const struct dram_addr *a)
+{
+	return ((((uint64_t)a->pc * m->s->banks + dram_bank_index(m->s, a)) * m->s->rows + a->row) *
+		m->s->bursts_per_row + ecc_col(m, a->col)) + 1;
+}
+
+/* Looks the ECC burst of a up; on a miss installs it (evicting the least recently used, which
+ * becomes an internal write if dirty). Returns true on a hit. */
+static bool ecc_lookup(struct mc *m, const struct dram_addr *a, bool write, cycle_t now)
+{
+	uint64_t key = ecc_key(m, a);
+	struct ecc_line *victim = &m->ecc[0];
+	uint32_t i;
+
+	for (i = 0; i < m->p->ecc_cache_entries; i++) {
+		struct ecc_line *l = &m->ecc[i];
+
+		if (l->key == key) {
+			l->used = ++m->ecc_clock;
+			l->dirty |= write;
+			m->st.ecc_hits++;
+			return true;
+		}
+		if (l->key == 0 || (victim->key != 0 && l->used < victim->used))
+			victim = l;
+	}
+	m->st.ecc_misses++;
+	if (victim->key != 0 && victim->dirty) {
+		/* Write the evicted ECC burst back to its own row. */
+		uint64_t k = victim->key - 1;
+		struct ent *e = ent_alloc(m);
+		struct dram_addr *d = &e->a.da;
+
+		d->ch = m->ch;
+		d->col = (uint32_t)(k % m->s->bursts_per_row);
+		k /= m->s->bursts_per_row;
+		d->row = (uint32_t)(k % m->s->rows);
+		k /= m->s->rows;
+		e->bank = (uint32_t)(k % m->s->banks);
+		d->pc = (uint32_t)(k / m->s->banks);
+		d->bg = e->bank / m->s->banks_per_group;
+		d->ba = e->bank % m->s->banks_per_group;
+		e->a.is_write = true;
+		e->internal = true;
+		queue_ent(m, e, now);
+	}
+	victim->key = key;
+	victim->used = ++m->ecc_clock;
+	victim->dirty = write;
+	return false;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Completion
+ */
+
+static void complete(struct mc *m, struct fifo *f, cycle_t now)
+{
+	while (f->head != NULL && f->head->done <= now) {
+		struct ent *e = fifo_pop(f);
+
+		m->inflight--;
+		if (!e->internal) {
+			if (e->a.is_write)
+				m->st.writes++;
+			else
+				m->st.reads++;
+			if (m->done_fn != NULL)
+				m->done_fn(m->done_ctx, &e->a, e->arrival, e->done);
+		}
+		e->next = m->free;
+		m->free = e;
+		if (m->producer_waiting && m->producer != NULL) {
+			m->producer_waiting = false;
+			clock_wake(m->producer);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Refresh
+ */
+
+static cycle_t refresh_interval(const struct mc *m)
+{
+	return m->p->refresh == MC_REFRESH_ALL_BANK ? m->s->t[DRAM_T_REFI]
+						    : m->s->t[DRAM_T_REFIPB];
+}
+
+/* Updates owed refreshes and which banks are held for refresh. */
+static void refresh_update(struct mc *m, struct pcq *q, cycle_t now)
+{
+	uint64_t all = m->s->banks == 64 ? ~0ull : (1ull << m->s->banks) - 1;
+
+	q->held_mask = 0;
+	if (m->p->refresh == MC_REFRESH_OFF)
+		return;
+	while (now >= q->ref_due) {
+		q->owed++;
+		q->ref_due += refresh_interval(m);
+	}
+	if (q->owed == 0)
+		return;
+	if (m->p->refresh == MC_REFRESH_PER_BANK) {
+		uint64_t bit = 1ull << q->ref_bank;
+
+		if (((q->work_rd | q->work_wr) & bit) == 0 || q->owed >= m->p->refresh_postpone)
+			q->held_mask = bit;
+	} else if (q->pending == 0 || q->owed >= m->p->refresh_postpone) {
+		q->held_mask = all;
+	}
+}
+
+static void refresh_issued(struct mc *m, struct pcq *q, enum dram_cmd cmd, cycle_t now)
+{
+	if (q->owed >= m->p->refresh_postpone)
+		m->st.refresh_forced++;
+	q->owed--;
+	q->last_ref = now;
+	m->st.refreshes++;
+	if (cmd == DRAM_CMD_REFPB) {
+		m->st.refresh_bank_cycles += m->s->t[DRAM_T_RFCPB];
+		q->ref_bank = (q->ref_bank + 1) % m->s->banks;
+	} else {
+		m->st.refresh_bank_cycles += (uint64_t)m->s->t[DRAM_T_RFC] * m->s->banks;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Candidates
+ */
+
+static bool other_hit_queued(const struct bankq *b, const struct ent *e, uint32_t row)
+{
+	const struct ent *x;
+
+	for (x = b->rd.head; x != NULL; x = x->next)
+		if (x != e && x->a.da.row == row)
+			return true;
+	for (x = b->wr.head; x != NULL; x = x->next)
+		if (x != e && x->a.da.row == row)
+			return true;
+	return false;
+}
+
+static bool other_row_queued(const struct bankq *b, uint32_t row)
+{
+	const struct ent *x;
+
+	for (x = b->rd.head; x != NULL; x = x->next)
+		if (x->a.da.row != row)
+			return true;
+	for (x = b->wr.head; x != NULL; x = x->next)
+		if (x->a.da.row != row)
+			return true;
+	return false;
+}
+
+/* The column command e needs next (a pre-op read, or its own RD/WR with or without
+ * auto-precharge). */
+static enum dram_cmd column_cmd(const struct mc *m, const struct bankq *b, const struct ent *e)
+{
+	bool close;
+
+	if (e->pre_ops != 0)
+		return DRAM_CMD_RD;
+	switch (m->p->page_policy) {
+	case MC_PAGE_CLOSED:
+		close = !other_hit_queued(b, e, e->a.da.row);
+		break;
+	case MC_PAGE_ADAPTIVE:
+		close = !other_hit_queued(b, e, e->a.da.row) && other_row_queued(b, e->a.da.row);
+		break;
+	default:
+		close = false;
+		break;
+	}
+	if (e->a.is_write)
+		return close ? DRAM_CMD_WRA : DRAM_CMD_WR;
+	return close ? DRAM_CMD_RDA : DRAM_CMD_RD;
+}
+
+/* The address a command for e goes to: pre-op reads of the ECC burst use the ECC column. */
+static void cmd_addr(const struct mc *m, const struct ent *e, enum dram_cmd cmd,
+		     struct dram_addr *a)
+{
+	*a = e->a.da;
+	if (cmd == DRAM_CMD_RD && (e->pre_ops & PRE_RMW) == 0 && (e->pre_ops & PRE_ECC) != 0)
+		a->col = ecc_col(m, e->a.da.col);
+}
+
+/* The address of candidate c's command: the access's (or its ECC burst's), or for refresh and
+ * refresh precharges just the bank. */
+static void cand_addr(const struct mc *m, const struct mc_cand *c, struct dram_addr *a)
+{
+	if (c->entry != NULL) {
+		cmd_addr(m, c->entry, c->cmd, a);
+		return;
+	}
+	memset(a, 0, sizeof *a);
+	a->ch = m->ch;
+	a->pc = c->pc;
+	a->bg = c->bank / m->s->banks_per_group;
+	a->ba = c->bank % m->s->banks_per_group;
+}
+
+/* Earliest cycle of candidate c: the device's answer, and for a column command its access's
+ * read-modify-write data. */
+static cycle_t cand_earliest(const struct mc *m, const struct mc_cand *c)
+{
+	const struct ent *e = c->entry;
+	struct dram_addr a;
+	cycle_t t;
+
+	cand_addr(m, c, &a);
+	t = dram_earliest(m->dram, c->cmd, &a);
+	if (e != NULL && !dram_cmd_is_row(c->cmd) && e->not_before > t)
+		t = e->not_before;
+	return t;
+}
+
+static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, uint32_t pc,
+		     uint32_t bank)
+{
+	struct mc_cand *c = &m->cands[(*n)++];
+
+	SIM_ASSERT(*n <= m->ncands_max);
+	c->seq = e != NULL ? e->seq : 0;
+	c->cmd = cmd;
+	c->pc = pc;
+	c->bank = bank;
+	c->entry = e;
+	c->earliest = cand_earliest(m, c);
+}
+
+/* The oldest entry of the fifo that hits row, or NULL. */
+static struct ent *oldest_hit(const struct fifo *f, uint32_t row)
+{
+	struct ent *x;
+
+	for (x = f->head; x != NULL; x = x->next)
+		if (x->a.da.row == row)
+			return x;
+	return NULL;
+}
+
+static void bank_cands(struct mc *m, size_t *n, uint32_t pc, uint32_t bank, bool writes)
+{
+	struct pcq *q = &m->pcs[pc];
+	struct bankq *b = &q->banks[bank];
+	const struct fifo *f = writes ? &b->wr : &b->rd;
+	bool held = (q->held_mask >> bank) & 1;
+	uint32_t open;
+	struct ent *hit, *head = f->head;
+
+	open = dram_open_row_at(m->dram, pc, bank);
+	if (open != DRAM_ROW_NONE) {
+		hit = oldest_hit(f, open);
+		/* The cap: enough hits while an older access to another row waits. */
+		if (hit != NULL && m->p->row_hit_cap != 0 && b->hits >= m->p->row_hit_cap &&
+		    head != NULL && head->a.da.row != open && head->seq < hit->seq)
+			hit = NULL;
+		if (hit != NULL && !(held && q->owed >= m->p->refresh_postpone)) {
+			add_cand(m, n, hit, column_cmd(m, b, hit), pc, bank);
+			return;
+		}
+		/* A conflict (charged to the oldest access), or a row closing for refresh. */
+		if (head != NULL || held)
+			add_cand(m, n, head, DRAM_CMD_PRE, pc, bank);
+		return;
+	}
+	if (held || head == NULL)
+		return;
+	add_cand(m, n, head, DRAM_CMD_ACT, pc, bank);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Issue
+ */
+
+static void waterfall_burst(struct mc *m, struct pcq *q, struct ent *e, bool is_write,
+			    cycle_t data_start, bool useful)
+{
+	struct mc_waterfall *w = &m->wf;
+
+	if (data_start > q->bus_free) {
+		cycle_t gap = data_start - q->bus_free, idle = 0;
+
+		if (q->busy_since > q->bus_free)
+			idle = q->busy_since - q->bus_free < gap ? q->busy_since - q->bus_free : gap;
+		w->idle += idle;
+		gap -= idle;
+		if (q->last_ref > q->bus_free && q->last_ref < data_start)
+			w->refresh += gap;
+		else if (e != NULL && e->act_window)
+			w->act_window += gap;
+		else if (e != NULL && e->needed_row)
+			w->row += gap;
+		else if (is_write != q->last_write)
+			w->turnaround += gap;
+		else
+			w->other += gap;
+		q->bus_free = data_start;
+	}
+	q->bus_free += m->s->burst_cycles;
+	if (useful)
+		w->data += m->s->burst_cycles;
+	else
+		w->ecc += m->s->burst_cycles;
+	q->last_write = is_write;
+}
+
+static void count_row(struct mc *m, struct ent *e, enum dram_cmd cmd)
+{
+	if (e == NULL || e->counted || e->internal)
+		return;
+	e->counted = true;
+	if (cmd == DRAM_CMD_ACT)
+		m->st.row_misses++;
+	else if (cmd == DRAM_CMD_PRE)
+		m->st.row_conflicts++;
+	else
+		m->st.row_hits++;
+}
+
+static void issue(struct mc *m, const struct mc_cand *c, cycle_t now)
+{
+	struct pcq *q = &m->pcs[c->pc];
+	struct bankq *b = &q->banks[c->bank];
+	struct ent *e = c->entry;
+	struct dram_addr a;
+	cycle_t done;
+
+	cand_addr(m, c, &a);
+	count_row(m, e, c->cmd);
+	if (c->cmd == DRAM_CMD_ACT && e != NULL) {
+		/* Did a window (tFAW, t32AW, tRRD) rather than the bank itself hold this ACT? */
+		cycle_t own = dram_act_bank_bound(m->dram, &a);
+
+		e->needed_row = true;
+		if (c->earliest > own && c->earliest > e->arrival)
+			e->act_window = true;
+	}
+	if (c->cmd == DRAM_CMD_PRE && e != NULL)
+		e->needed_row = true;
+	if (c->cmd == DRAM_CMD_PRE && b->hits >= m->p->row_hit_cap && m->p->row_hit_cap != 0)
+		m->st.cap_preempts++;
+	done = dram_issue(m->dram, c->cmd, &a, now);
+	switch (c->cmd) {
+	case DRAM_CMD_ACT:
+		b->hits = 0;
+		return;
+	case DRAM_CMD_PRE:
+		return;
+	case DRAM_CMD_REFPB:
+	case DRAM_CMD_REFAB:
+		refresh_issued(m, q, c->cmd, now);
+		return;
+	default:
+		break;
+	}
+	/* A column command. */
+	b->hits++;
+	if (e->pre_ops != 0) {
+		uint8_t op = (e->pre_ops & PRE_RMW) != 0 ? PRE_RMW : PRE_ECC;
+
+		e->pre_ops &= (uint8_t)~op;
+		if (op == PRE_RMW) {
+			m->st.rmw_reads++;
+			e->not_before = done; /* the merge needs the old data */
+		} else {
+			m->st.ecc_reads++;
+		}
+		if (done > e->done)
+			e->done = done;
+		waterfall_burst(m, q, e, false, done - m->s->burst_cycles, false);
+		return;
+	}
+	if (e->internal)
+		m->st.ecc_writes++;
+	waterfall_burst(m, q, e, e->a.is_write, done - m->s->burst_cycles, !e->internal);
+	if (done > e->done)
+		e->done = done;
+	/* Out of the bank queue, into the completion FIFO. */
+	if (e->a.is_write) {
+		fifo_remove(&b->wr, e);
+		if (b->wr.n == 0)
+			q->work_wr &= ~(1ull << c->bank);
+		if (e->internal)
+			m->internal--;
+		else
+			m->nwrites--;
+		fifo_push(&m->wr_done, e);
+	} else {
+		fifo_remove(&b->rd, e);
+		if (b->rd.n == 0)
+			q->work_rd &= ~(1ull << c->bank);
+		m->nreads--;
+		fifo_push(&m->rd_done, e);
+	}
+	m->inflight++;
+	q->pending--;
+	stat_level_set(&m->st.rq, m->nreads);
+	stat_level_set(&m->st.wq, m->nwrites + m->internal);
+}
+
+/* Decides the pre-ops an access needs the first time it reaches its column command. */
+static void prepare_ecc(struct mc *m, struct ent *e, cycle_t now)
+{
+	if (e->prepared)
+		return;
+	e->prepared = true;
+	if (m->p->ecc != MC_ECC_INLINE || e->internal)
+		return;
+	if (e->a.is_write && e->a.partial)
+		e->pre_ops |= PRE_RMW;
+	if (!ecc_lookup(m, &e->a.da, e->a.is_write, now))
+		e->pre_ops |= PRE_ECC;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The pass
+ */
+
+static void mc_tick(void *self, cycle_t now)
+{
+	struct mc *m = self;
+	const struct dram_spec *s = m->s;
+	cycle_t next = CYCLE_NEVER;
+	bool writes, row_bus_used = false, col_bus_used = false;
+	size_t n = 0, i;
+	uint32_t pc, b;
+	uint64_t work;
+
+	complete(m, &m->rd_done, now);
+	complete(m, &m->wr_done, now);
+
+	/* Write drain with hysteresis; writes also go when no read waits. */
+	if (!m->draining && m->nwrites + m->internal >= m->p->write_high) {
+		m->draining = true;
+		m->st.drains++;
+	} else if (m->draining && m->nwrites + m->internal <= m->p->write_low) {
+		m->draining = false;
+	}
+	writes = m->draining || (m->nreads == 0 && m->nwrites + m->internal > 0);
+
+	for (pc = 0; pc < s->pcs; pc++) {
+		struct pcq *q = &m->pcs[pc];
+
+		refresh_update(m, q, now);
+		if (q->ref_due < next)
+			next = q->ref_due;
+		/* Only banks with work in the direction served, or held for refresh. */
+		work = (writes ? q->work_wr : q->work_rd) | q->held_mask;
+		while (work != 0) {
+			b = (uint32_t)__builtin_ctzll(work);
+			work &= work - 1;
+			if (((q->held_mask >> b) & 1) &&
+			    dram_open_row_at(m->dram, pc, b) == DRAM_ROW_NONE) {
+				/* Closed: refresh it (all-bank: once every bank is). */
+				if (m->p->refresh == MC_REFRESH_PER_BANK)
+					add_cand(m, &n, NULL, DRAM_CMD_REFPB, pc, b);
+				else if (b == 0 && dram_open_banks(m->dram, pc) == 0)
+					add_cand(m, &n, NULL, DRAM_CMD_REFAB, pc, 0);
+				continue;
+			}
+			bank_cands(m, &n, pc, b, writes);
+		}
+	}
+	/* Under inline ECC an access decides its pre-ops when it first reaches its column command;
+	 * an ECC-cache eviction may need an entry, so wait while none is free. */
+	for (i = 0; i < n && m->p->ecc == MC_ECC_INLINE; i++) {
+		struct mc_cand *c = &m->cands[i];
+		struct ent *e = c->entry;
+
+		if (e == NULL || dram_cmd_is_row(c->cmd) || e->prepared)
+			continue;
+		if (m->free == NULL) {
+			c->earliest = CYCLE_NEVER; /* a completion frees one and wakes us */
+			continue;
+		}
+		prepare_ecc(m, e, now);
+		c->cmd = column_cmd(m, &m->pcs[c->pc].banks[c->bank], e);
+		c->earliest = cand_earliest(m, c);
+	}
+	/* Pick for each command bus. */
+	for (;;) {
+		int k = m->sched->pick(m->cands, n, now);
+		struct mc_cand picked;
+
+		if (k < 0)
+			break;
+		picked = m->cands[k];
+		issue(m, &picked, now);
+		if (s->separate_row_bus) {
+			if (dram_cmd_is_row(picked.cmd))
+				row_bus_used = true;
+			else
+				col_bus_used = true;
+		} else {
+			row_bus_used = col_bus_used = true;
+		}
+		/* Drop the candidates of the bus just used and of the bank just served; the others
+		 * are re-timed, since the command just issued may bind them. */
+		{
+			size_t j, w = 0;
+
+			for (j = 0; j < n; j++) {
+				struct mc_cand *c = &m->cands[j];
+				bool row = dram_cmd_is_row(c->cmd);
+
+				if (j == (size_t)k || (row && row_bus_used) ||
+				    (!row && col_bus_used) ||
+				    (c->pc == picked.pc && c->bank == picked.bank))
+					continue;
+				c->earliest = cand_earliest(m, c);
+				m->cands[w++] = *c;
+			}
+			n = w;
+		}
+		if (row_bus_used && col_bus_used)
+			break;
+	}
+	/* When to look again: the earliest candidate (re-evaluated next pass), a completion, a
+	 * refresh deadline; the next cycle if anything was issued or is ready but blocked. */
+	for (i = 0; i < n; i++)
+		if (m->cands[i].earliest < next)
+			next = m->cands[i].earliest;
+	if (row_bus_used || col_bus_used)
+		next = now + 1;
+	if (m->rd_done.head != NULL && m->rd_done.head->done < next)
+		next = m->rd_done.head->done;
+	if (m->wr_done.head != NULL && m->wr_done.head->done < next)
+		next = m->wr_done.head->done;
+	if (next <= now)
+		next = now + 1;
+	if (m->nreads + m->nwrites + m->internal + m->inflight == 0 &&
+	    m->p->refresh == MC_REFRESH_OFF)
+		clock_sleep(m->unit);
+	else
+		clock_sleep_until(m->unit, next);
+#ifdef SIM_DEBUG
+	mc_check(m);
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Reports
+ */
+
+void mc_waterfall(const struct mc *m, cycle_t now, struct mc_waterfall *w)
+{
+	uint32_t pc;
+
+	*w = m->wf;
+	for (pc = 0; pc < m->s->pcs; pc++) {
+		const struct pcq *q = &m->pcs[pc];
+
+		if (now > q->bus_free) {
+			if (q->pending == 0)
+				w->idle += now - q->bus_free;
+			else
+				w->other += now - q->bus_free;
+		}
+	}
+}
+
+void mc_dump(const struct mc *m, FILE *out)
+{
+	uint32_t pc;
+
+	fprintf(out, "mc%u: %u reads, %u writes, %u internal queued, %u in flight, %s\n", m->ch,
+		m->nreads, m->nwrites, m->internal, m->inflight,
+		m->draining ? "draining writes" : "serving reads");
+	for (pc = 0; pc < m->s->pcs; pc++)
+		fprintf(out, "  pc%u: %u pending, %u refreshes owed, next due at %llu\n", pc,
+			m->pcs[pc].pending, m->pcs[pc].owed,
+			(unsigned long long)m->pcs[pc].ref_due);
+	dram_chan_dump(m->dram, out);
+}
+
+void mc_check(const struct mc *m)
+{
+	uint32_t pc, b, rd = 0, wr = 0;
+
+	for (pc = 0; pc < m->s->pcs; pc++) {
+		uint32_t pend = 0;
+
+		for (b = 0; b < m->s->banks; b++) {
+			rd += m->pcs[pc].banks[b].rd.n;
+			wr += m->pcs[pc].banks[b].wr.n;
+			pend += m->pcs[pc].banks[b].rd.n + m->pcs[pc].banks[b].wr.n;
+		}
+		SIM_ASSERT(pend == m->pcs[pc].pending);
+	}
+	SIM_ASSERT(rd == m->nreads);
+	SIM_ASSERT(wr == m->nwrites + m->internal);
+	SIM_ASSERT(m->rd_done.n + m->wr_done.n == m->inflight);
+}
+
+_Static_assert(sizeof mc_fields / sizeof mc_fields[0] == MC_NFIELDS, "MC_NFIELDS must count mc_fields");

@@ -1,0 +1,117 @@
+/*
+ * mc.h - the memory controller of one DRAM channel: read and write queues, write drain, a
+ * scheduling policy, page policy, refresh and ECC.
+ *
+ * The controller is a clock unit in the DRAM domain. It accepts 32 B accesses (one burst each;
+ * callers split larger requests) up to mc.accept_per_cycle per cycle, queues them per bank,
+ * issues at most one command per command bus per cycle (HBM: a row and a column command; GDDR6:
+ * one), and reports each access done, through the callback given at creation, at the cycle its
+ * data transfer ends. Between commands it sleeps until the next cycle anything could happen.
+ *
+ * Refresh is never silent: per-bank (REFpb every tREFIpb, banks in turn) or all-bank (REFab
+ * every tREFI per pseudo-channel), with up to mc.refresh_postpone refreshes owed while the bank
+ * is busy; a bank whose refresh is forced takes no new ACT, is precharged and refreshed while
+ * the other banks keep serving. "off" is allowed only by asking for it, and the report says so.
+ *
+ * ECC: "sideband" (HBM) costs nothing in time or capacity; "inline" (GDDR6 as NVIDIA runs it)
+ * keeps 1/16 of each row for ECC (the address map sees 15/16 of the columns), reads the ECC burst
+ * of the same row on an ECC-cache miss, updates it on writes (written back when evicted from the
+ * ECC cache), and turns a partial write into a read-modify-write.
+ */
+#ifndef SIM_MC_H
+#define SIM_MC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "addrmap.h"
+#include "dram.h"
+#include "stats.h"
+#include "types.h"
+
+struct clock;
+struct clock_unit;
+
+enum mc_page_policy { MC_PAGE_OPEN, MC_PAGE_CLOSED, MC_PAGE_ADAPTIVE };
+enum mc_refresh_mode { MC_REFRESH_PER_BANK, MC_REFRESH_ALL_BANK, MC_REFRESH_OFF };
+enum mc_ecc_mode { MC_ECC_OFF, MC_ECC_SIDEBAND, MC_ECC_INLINE };
+
+/* mc */
+struct mc_params {
+	uint32_t scheduler;      /* index into mc_sched_names */
+	uint32_t read_queue;     /* entries per channel */
+	uint32_t write_queue;
+	uint32_t write_high;     /* start draining writes at this many */
+	uint32_t write_low;      /* stop draining at this many */
+	uint32_t row_hit_cap;    /* hits in a row while an older request waits; 0 = no cap */
+	uint32_t page_policy;    /* enum mc_page_policy */
+	uint32_t accept_per_cycle;
+	uint32_t refresh;        /* enum mc_refresh_mode */
+	uint32_t refresh_postpone;
+	uint32_t ecc;            /* enum mc_ecc_mode */
+	uint32_t ecc_cache_entries;
+};
+
+extern const struct cfg_field mc_fields[];
+extern const size_t mc_nfields;
+#define MC_NFIELDS 12 /* entries of mc_fields[] (checked in the .c) */
+
+/* Checks that span fields and the DRAM (watermarks within the queue, inline ECC on GDDR6 ...). */
+int mc_params_check(const struct mc_params *p, const struct dram_spec *s, struct sim_err *err);
+/* Data bursts per row the address map may use: 15/16 of the row under inline ECC. */
+uint32_t mc_data_bursts_per_row(const struct mc_params *p, const struct dram_spec *s);
+
+/* One 32 B access as the caller sees it. */
+struct mc_access {
+	addr_t addr;
+	struct dram_addr da;   /* where addrmap put it; da.ch selects the controller */
+	bool is_write;
+	bool partial;          /* a write of fewer than 32 bytes: read-modify-write under inline ECC */
+	void *ctx;             /* the caller's, handed back on completion */
+};
+
+/* Called when an access's data transfer ends (reads: data returned; writes: data written). */
+typedef void mc_done_fn(void *cb_ctx, const struct mc_access *a, cycle_t arrival, cycle_t done);
+
+struct mc;
+
+/* Creates the controller of channel ch, a unit of clock clk (the DRAM domain). spec and p must
+ * outlive it. Registers statistics under prefix (e.g. "mc3"). Never NULL. */
+struct mc *mc_create(const struct mc_params *p, const struct dram_spec *spec, uint32_t ch,
+		     struct clock *clk, mc_done_fn *done, void *done_ctx, struct stats *st,
+		     const char *prefix);
+void mc_destroy(struct mc *m);
+
+/* True if an access of this kind can be accepted this cycle (queue room and port budget). */
+bool mc_can_accept(const struct mc *m, bool is_write);
+/* Queues a copy of *a (SIM_ASSERT mc_can_accept) and wakes the controller. */
+void mc_enqueue(struct mc *m, const struct mc_access *a);
+/* mc_enqueue if there is room; else remembers that the producer waits (it is woken when an
+ * entry frees) and returns false. */
+bool mc_try_enqueue(struct mc *m, const struct mc_access *a);
+/* The unit woken when a queue that refused an access has room again. */
+void mc_set_producer(struct mc *m, struct clock_unit *producer);
+/* Accesses queued or in flight (0: idle apart from refresh). */
+uint32_t mc_pending(const struct mc *m);
+struct dram_chan *mc_dram(struct mc *m);
+
+/* Where the data bus's time went, in data-bus cycles summed over pseudo-channels, since the
+ * start. The fields add up to elapsed cycles x pseudo-channels (see mc_waterfall_close). */
+struct mc_waterfall {
+	uint64_t data;        /* bursts the requesters asked for */
+	uint64_t ecc;         /* bursts moved for ECC and read-modify-write */
+	uint64_t row;         /* waiting for ACT / PRE (row misses and conflicts) */
+	uint64_t act_window;  /* ACT held back by tFAW, t32AW or tRRD */
+	uint64_t turnaround;  /* read/write turnaround (tRTW, tWTR) */
+	uint64_t refresh;     /* banks refreshing */
+	uint64_t other;       /* command bus, tCCD, queue order */
+	uint64_t idle;        /* nothing to do */
+};
+/* The waterfall up to cycle now (the tail since the last burst counted as idle or waiting). */
+void mc_waterfall(const struct mc *m, cycle_t now, struct mc_waterfall *w);
+
+void mc_dump(const struct mc *m, FILE *out);
+void mc_check(const struct mc *m);
+
+#endif /* SIM_MC_H */

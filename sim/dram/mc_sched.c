@@ -1,0 +1,64 @@
+/*
+ * mc_sched.c - the scheduling policies: FR-FCFS and FCFS.
+ *
+ *   frfcfs  first ready, first come first served (Rixner et al., ISCA 2000): among the commands
+ *           that can issue now, column commands (row hits) first, then the oldest request. With
+ *           the controller's row-hit cap this is FR-FCFS-Cap.
+ *   fcfs    the oldest request whose next command can issue now, hit or not.
+ *
+ * Both are pure functions of the candidate list: same list, same choice, on every run.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mc_sched.h"
+
+static bool is_column(enum dram_cmd c)
+{
+	return !dram_cmd_is_row(c);
+}
+
+static int pick_frfcfs(const struct mc_cand *c, size_t n, cycle_t now)
+{
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (c[i].earliest > now)
+			continue;
+		if (best < 0) {
+			best = (int)i;
+			continue;
+		}
+		bool hi = is_column(c[i].cmd), hb = is_column(c[best].cmd);
+
+		if (hi != hb ? hi : c[i].seq < c[best].seq)
+			best = (int)i;
+	}
+	return best;
+}
+
+static int pick_fcfs(const struct mc_cand *c, size_t n, cycle_t now)
+{
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].earliest <= now && (best < 0 || c[i].seq < c[best].seq))
+			best = (int)i;
+	return best;
+}
+
+static const struct mc_sched_ops policies[] = {
+	{ "frfcfs", "row hits first, then oldest (with mc.row_hit_cap: FR-FCFS-Cap)", pick_frfcfs },
+	{ "fcfs", "oldest ready request first, hits not preferred", pick_fcfs },
+};
+
+const char *const mc_sched_names[] = { "frfcfs", "fcfs", NULL };
+
+const struct mc_sched_ops *mc_sched_get(uint32_t i)
+{
+	return i < sizeof policies / sizeof policies[0] ? &policies[i] : NULL;
+}
