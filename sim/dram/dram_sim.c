@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "clock.h"
@@ -470,10 +471,18 @@ void dram_sim_report(struct dram_sim *ds, FILE *out)
 		: ds->mcp->refresh == MC_REFRESH_ALL_BANK ? "all-bank" : "OFF",
 		ds->mcp->ecc == MC_ECC_INLINE ? "inline" : ds->mcp->ecc == MC_ECC_SIDEBAND
 		? "sideband" : "off");
-	fprintf(out, "run: %" PRIu64 " requests (%" PRIu64 " reads, %" PRIu64 " writes) in %"
-		     PRIu64 " cycles = %.3f us, %.2f s host, %.2f M requests/s\n",
-		t->requests, t->reads, t->writes, t->cycles, t->time_ns / 1000.0, t->host_seconds,
-		t->host_seconds > 0 ? (double)t->requests / t->host_seconds / 1e6 : 0.0);
+	{
+		struct rusage ru;
+		double rss_mb = getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / 1024.0 : 0;
+
+		fprintf(out, "run: %" PRIu64 " requests (%" PRIu64 " reads, %" PRIu64 " writes) in %"
+			     PRIu64 " cycles = %.3f us; host %.2f s, %.2f M requests/s, %.0f MB "
+			     "peak RSS\n",
+			t->requests, t->reads, t->writes, t->cycles, t->time_ns / 1000.0,
+			t->host_seconds,
+			t->host_seconds > 0 ? (double)t->requests / t->host_seconds / 1e6 : 0.0,
+			rss_mb);
+	}
 	fprintf(out, "bandwidth: achieved %.1f GB/s of %.1f GB/s peak (%.1f%%); moved %.1f GB/s "
 		     "(%" PRIu64 " B useful, %" PRIu64 " B moved)\n",
 		t->achieved_gbps, t->peak_gbps, 100.0 * t->achieved_gbps / t->peak_gbps,

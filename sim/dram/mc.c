@@ -140,6 +140,12 @@ struct fifo {
 struct bankq {
 	struct fifo rd, wr;
 	uint32_t hits;        /* column commands since the last ACT */
+	/* A lower bound on when this bank's candidate can issue. Commands only ever raise the
+	 * device's earliest cycles, so the bound stays true until the bank's own queue or state
+	 * changes (then lb_valid is cleared); meanwhile the pass skips the bank. */
+	cycle_t lb;
+	bool lb_valid;
+	bool lb_writes;       /* the direction it was computed for */
 };
 
 struct pcq {
@@ -403,6 +409,7 @@ static void queue_ent(struct mc *m, struct ent *e, cycle_t now)
 
 	e->seq = ++m->seq;
 	e->arrival = now;
+	b->lb_valid = false;
 	if (q->pending++ == 0)
 		q->busy_since = now;
 	if (e->a.is_write) {
@@ -799,6 +806,7 @@ static void issue(struct mc *m, const struct mc_cand *c, cycle_t now)
 	cycle_t done;
 
 	cand_addr(m, c, &a);
+	b->lb_valid = false;
 	count_row(m, e, c->cmd);
 	if (c->cmd == DRAM_CMD_ACT && e != NULL) {
 		/* Did a window (tFAW, t32AW, tRRD) rather than the bank itself hold this ACT? */
@@ -889,13 +897,23 @@ static void prepare_ecc(struct mc *m, struct ent *e, cycle_t now)
  * The pass
  */
 
+/* True (and next lowered to the bound) when the bank's cached bound says nothing can issue yet. */
+static bool bq_skip(const struct bankq *bq, bool writes, cycle_t now, cycle_t *next)
+{
+	if (!bq->lb_valid || bq->lb_writes != writes || bq->lb <= now)
+		return false;
+	if (bq->lb < *next)
+		*next = bq->lb;
+	return true;
+}
+
 static void mc_tick(void *self, cycle_t now)
 {
 	struct mc *m = self;
 	const struct dram_spec *s = m->s;
 	cycle_t next = CYCLE_NEVER;
 	bool writes, row_bus_used = false, col_bus_used = false;
-	size_t n = 0, i;
+	size_t n = 0, i, before;
 	uint32_t pc, b;
 	uint64_t work;
 
@@ -931,7 +949,18 @@ static void mc_tick(void *self, cycle_t now)
 					add_cand(m, &n, NULL, DRAM_CMD_REFAB, pc, 0);
 				continue;
 			}
+			if (((q->held_mask >> b) & 1) == 0 &&
+			    bq_skip(&q->banks[b], writes, now, &next))
+				continue;
+			before = n;
 			bank_cands(m, &n, pc, b, writes);
+			if (n == before + 1 && ((q->held_mask >> b) & 1) == 0) {
+				struct bankq *bq = &q->banks[b];
+
+				bq->lb = m->cands[before].earliest;
+				bq->lb_valid = true;
+				bq->lb_writes = writes;
+			}
 		}
 	}
 	/* Under inline ECC an access decides its pre-ops when it first reaches its column command;
@@ -947,6 +976,7 @@ static void mc_tick(void *self, cycle_t now)
 			continue;
 		}
 		prepare_ecc(m, e, now);
+		m->pcs[c->pc].banks[c->bank].lb_valid = false;
 		c->cmd = column_cmd(m, &m->pcs[c->pc].banks[c->bank], e);
 		c->earliest = cand_earliest(m, c);
 	}
