@@ -91,14 +91,27 @@ static bool is_pow2(uint32_t n)
 }
 
 /* The hashed value of field v (size n) for row digits x; undo inverts it. */
+/* q / n and q % n, with a shift and a mask when n is a power of two: decoding is on the path of
+ * every request, and a 64-bit division by a variable costs tens of cycles. */
+static inline uint64_t divmod(uint64_t q, uint32_t n, uint32_t *rem)
+{
+	if ((n & (n - 1)) == 0) {
+		*rem = (uint32_t)(q & (n - 1));
+		return q >> __builtin_ctz(n);
+	}
+	*rem = (uint32_t)(q % n);
+	return q / n;
+}
+
 static uint32_t hash_apply(uint32_t v, uint32_t n, uint32_t x, bool undo)
 {
 	uint64_t h; /* 64-bit sums: n may exceed 2^31 */
+	uint32_t r;
 
 	if (n == 1)
 		return v;
 	if (is_pow2(n))
-		return v ^ ((x ^ mix(x / n)) & (n - 1));
+		return v ^ ((x ^ mix((uint32_t)divmod(x, n, &r))) & (n - 1));
 	h = ((uint64_t)(x % n) + mix(x / n) % n) % n;
 	return (uint32_t)(undo ? ((uint64_t)v + n - h) % n : ((uint64_t)v + h) % n);
 }
@@ -112,7 +125,10 @@ static void hash_fields(const struct addrmap *m, struct dram_addr *a, bool undo)
 		a->ch = hash_apply(a->ch, g->channels, a->row, undo);
 	if (m->p.hash_bank) {
 		a->bg = hash_apply(a->bg, g->bank_groups, a->row, undo);
-		a->ba = hash_apply(a->ba, g->banks_per_group, a->row / g->bank_groups, undo);
+		uint32_t r;
+
+		a->ba = hash_apply(a->ba, g->banks_per_group,
+				   (uint32_t)divmod(a->row, g->bank_groups, &r), undo);
 	}
 }
 
@@ -283,16 +299,14 @@ static uint32_t *field_ptr(struct dram_addr *a, enum addrmap_field f)
 
 void addrmap_decode(struct addrmap *m, addr_t addr, struct dram_addr *out)
 {
-	uint64_t q = addr / m->g.burst_bytes;
-	uint32_t lo = (uint32_t)(q % m->col_lo);
+	uint32_t lo, r;
+	uint64_t q = divmod(addr, m->g.burst_bytes, &r);
 	int i;
 
-	q /= m->col_lo;
+	q = divmod(q, m->col_lo, &lo);
 	for (i = 0; i < AM_FIELD_COUNT; i++) {
-		uint32_t n = field_size(m, m->order[i]);
-
-		*field_ptr(out, m->order[i]) = (uint32_t)(q % n);
-		q /= n;
+		q = divmod(q, field_size(m, m->order[i]), &r);
+		*field_ptr(out, m->order[i]) = r;
 	}
 	if (q != 0)
 		m->wrapped++;

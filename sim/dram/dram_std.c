@@ -47,12 +47,6 @@ static const char *const cmd_names[DRAM_CMD_COUNT] = {
 #undef DRAM_CMD_NAME
 };
 
-static const bool cmd_is_row[DRAM_CMD_COUNT] = {
-#define DRAM_CMD_ROW(e, s, row) row,
-	DRAM_CMDS(DRAM_CMD_ROW)
-#undef DRAM_CMD_ROW
-};
-
 static const char *const timing_names[DRAM_T_COUNT] = {
 #define DRAM_TIMING_NAME(e, n, d) n,
 	DRAM_TIMINGS(DRAM_TIMING_NAME)
@@ -69,11 +63,6 @@ const char *const dram_standard_names[] = {
 const char *dram_cmd_name(enum dram_cmd c)
 {
 	return (unsigned)c < DRAM_CMD_COUNT ? cmd_names[c] : "?";
-}
-
-bool dram_cmd_is_row(enum dram_cmd c)
-{
-	return cmd_is_row[c];
 }
 
 const char *dram_timing_name(enum dram_timing t)

@@ -48,8 +48,14 @@ enum dram_cmd {
 };
 
 const char *dram_cmd_name(enum dram_cmd c);
-/* Row commands (ACT, PRE, REF) use the row bus on HBM; column commands (RD, WR) the column bus. */
-bool dram_cmd_is_row(enum dram_cmd c);
+/* Row commands (ACT, PRE, REF) use the row bus on HBM; column commands (RD, WR) the column bus.
+ * Inline: the scheduler asks this for every candidate. */
+#define DRAM_CMD_ROW_BIT(e, s, row) | ((unsigned)(row) << DRAM_CMD_##e)
+static inline bool dram_cmd_is_row(enum dram_cmd c)
+{
+	return ((0u DRAM_CMDS(DRAM_CMD_ROW_BIT)) >> c) & 1u;
+}
+#undef DRAM_CMD_ROW_BIT
 static inline bool dram_cmd_is_read(enum dram_cmd c)
 {
 	return c == DRAM_CMD_RD || c == DRAM_CMD_RDA;

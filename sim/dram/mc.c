@@ -917,8 +917,10 @@ static void mc_tick(void *self, cycle_t now)
 	uint32_t pc, b;
 	uint64_t work;
 
-	complete(m, &m->rd_done, now);
-	complete(m, &m->wr_done, now);
+	if (m->rd_done.head != NULL && m->rd_done.head->done <= now)
+		complete(m, &m->rd_done, now);
+	if (m->wr_done.head != NULL && m->wr_done.head->done <= now)
+		complete(m, &m->wr_done, now);
 
 	/* Write drain with hysteresis; writes also go when no read waits. */
 	if (!m->draining && m->nwrites + m->internal >= m->p->write_high) {
