@@ -1,12 +1,13 @@
 #!/bin/sh
 # cli.sh - the gmsim binary's command line: help, version, exit codes, dispatch errors.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 12
+plan 14
 
 run_gmsim --help
 expect_eq "--help exits 0" 0 "$rc"
 expect_match "--help lists the config command" '^  config ' "$out"
-if printf '%s\n' "$out" | grep -Eq '^  (run|sweep|validate|analyze|dram) '; then
+expect_match "--help lists the dram command" '^  dram ' "$out"
+if printf '%s\n' "$out" | grep -Eq '^  (run|sweep|validate|analyze) '; then
 	fail "--help lists only working commands" "$out"
 else
 	pass "--help lists only working commands"
@@ -30,6 +31,9 @@ expect_eq "unknown option exits 2" 2 "$rc"
 
 run_gmsim config check -c configs/default.cfg extra
 expect_eq "stray argument exits 2" 2 "$rc"
+
+run_gmsim dram --help
+expect_match "dram --help documents --trace" '-t, --trace FILE' "$out"
 
 run_gmsim config --help
 expect_eq "config --help exits 0" 0 "$rc"
