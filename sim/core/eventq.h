@@ -1,12 +1,13 @@
 /*
- * eventq.h - the event core: a heap of timed callbacks.
+ * eventq.h - the event core: a priority queue of timed callbacks (a timing wheel for the near
+ * future backed by a heap; eventq.c says why).
  *
  * Contract
  *   - Events fire in (tick, priority, sequence) order: earlier tick first; at equal ticks the lower
  *     priority value first; at equal tick and priority, the one scheduled first. Sequence numbers
  *     come from a counter, so the order is the same on every run and every host.
  *   - eventq_schedule returns an id (>= 1, never reused). eventq_cancel is lazy: the entry stays in
- *     the heap, marked dead, and is dropped when it reaches the top. Cancelling an id that already
+ *     the queue, marked dead, and is dropped when it comes first. Cancelling an id that already
  *     fired or was already cancelled is harmless and returns false.
  *   - A handler may schedule and cancel events, including events at the current tick (they fire
  *     in this same run, after every pending event that orders before them).
@@ -69,7 +70,8 @@ uint64_t eventq_fired(const struct eventq *q);
 void eventq_set_unit(struct eventq *q, const char *unit);
 const char *eventq_unit(const struct eventq *q);
 
-/* Invariant check: the heap property holds and the live count matches. SIM_ASSERT on failure. */
+/* Invariant check: every level is ordered as eventq.c says and the live count matches.
+ * SIM_ASSERT on failure. */
 void eventq_check(const struct eventq *q);
 
 #endif /* SIM_EVENTQ_H */
