@@ -507,15 +507,15 @@ void dram_sim_report(struct dram_sim *ds, FILE *out)
 		sum.other + sum.idle;
 	per_cycle_gbps = total != 0 ? t->peak_gbps / (double)total : 0.0;
 	fprintf(out, "bandwidth waterfall (GB/s; the lines sum to the peak):\n");
-	fprintf(out, "  peak                          %9.1f\n", t->peak_gbps);
-#define LINE(label, v) fprintf(out, "  - %-27s %9.1f\n", label, (double)(v) * per_cycle_gbps)
-	LINE("row misses and conflicts", sum.row);
-	LINE("activate windows (FAW/RRD)", sum.act_window);
-	LINE("read/write turnaround", sum.turnaround);
-	LINE("refresh", sum.refresh);
-	LINE("ECC and read-modify-write", sum.ecc);
-	LINE("other (bus, tCCD, order)", sum.other);
-	LINE("idle (nothing queued)", sum.idle);
-#undef LINE
-	fprintf(out, "  = achieved (bursts moved)     %9.1f\n", (double)sum.data * per_cycle_gbps);
+#define ROW(label, gbps) fprintf(out, "  %-36s %9.1f\n", label, gbps)
+	ROW("peak", t->peak_gbps);
+	ROW("- row misses and conflicts", (double)sum.row * per_cycle_gbps);
+	ROW("- activate windows (t32AW/FAW/RRD)", (double)sum.act_window * per_cycle_gbps);
+	ROW("- read/write turnaround", (double)sum.turnaround * per_cycle_gbps);
+	ROW("- refresh", (double)sum.refresh * per_cycle_gbps);
+	ROW("- ECC and read-modify-write", (double)sum.ecc * per_cycle_gbps);
+	ROW("- other (bus, tCCD, order)", (double)sum.other * per_cycle_gbps);
+	ROW("- idle (nothing queued)", (double)sum.idle * per_cycle_gbps);
+	ROW("= achieved (bursts moved)", (double)sum.data * per_cycle_gbps);
+#undef ROW
 }
