@@ -140,10 +140,11 @@ struct fifo {
 struct bankq {
 	struct fifo rd, wr;
 	uint32_t hits;        /* column commands since the last ACT */
-	/* A lower bound on when this bank's candidate can issue. Commands only ever raise the
-	 * device's earliest cycles, so the bound stays true until the bank's own queue or state
-	 * changes (then lb_valid is cleared); meanwhile the pass skips the bank. */
-	cycle_t lb;
+	/* The bank's candidate from the last pass. It stays the right one until the bank's own
+	 * queue or state changes (then lb_valid is cleared). Its earliest cycle is a lower bound
+	 * meanwhile, because commands only ever raise the device's earliest cycles: a pass skips
+	 * the bank until then, and afterwards only re-times the candidate. */
+	struct mc_cand cand;
 	bool lb_valid;
 	bool lb_writes;       /* the direction it was computed for */
 };
@@ -897,13 +898,22 @@ static void prepare_ecc(struct mc *m, struct ent *e, cycle_t now)
  * The pass
  */
 
-/* True (and next lowered to the bound) when the bank's cached bound says nothing can issue yet. */
-static bool bq_skip(const struct bankq *bq, bool writes, cycle_t now, cycle_t *next)
+/* Uses the bank's cached candidate: returns false if there is none for this direction; else
+ * either skips the bank (its bound is in the future: next lowered to it) or appends the
+ * candidate re-timed. */
+static bool bq_cached(struct mc *m, struct bankq *bq, bool writes, cycle_t now, cycle_t *next,
+		      size_t *n)
 {
-	if (!bq->lb_valid || bq->lb_writes != writes || bq->lb <= now)
+	if (!bq->lb_valid || bq->lb_writes != writes)
 		return false;
-	if (bq->lb < *next)
-		*next = bq->lb;
+	if (bq->cand.earliest > now) {
+		if (bq->cand.earliest < *next)
+			*next = bq->cand.earliest;
+		return true;
+	}
+	bq->cand.earliest = cand_earliest(m, &bq->cand);
+	SIM_ASSERT(*n < m->ncands_max);
+	m->cands[(*n)++] = bq->cand;
 	return true;
 }
 
@@ -952,14 +962,14 @@ static void mc_tick(void *self, cycle_t now)
 				continue;
 			}
 			if (((q->held_mask >> b) & 1) == 0 &&
-			    bq_skip(&q->banks[b], writes, now, &next))
+			    bq_cached(m, &q->banks[b], writes, now, &next, &n))
 				continue;
 			before = n;
 			bank_cands(m, &n, pc, b, writes);
 			if (n == before + 1 && ((q->held_mask >> b) & 1) == 0) {
 				struct bankq *bq = &q->banks[b];
 
-				bq->lb = m->cands[before].earliest;
+				bq->cand = m->cands[before];
 				bq->lb_valid = true;
 				bq->lb_writes = writes;
 			}
