@@ -136,12 +136,78 @@ struct std_def {
 	bool separate_row_bus;
 	uint32_t act_cmd_cycles;
 	const char *source;      /* of the timing set as a whole */
-	struct timing_val t[DRAM_T_COUNT];
+	const struct timing_val *t;   /* [DRAM_T_COUNT] */
+	const struct timing_val *ovr; /* [DRAM_T_COUNT] or NULL: entries with a src replace t[] */
 };
 
 #define SRC_R2_GDDR6 "[S] Ramulator 2 GDDR6_2000_1350mV preset (cites a Samsung 8 Gb datasheet)"
 #define SRC_GDDR6_NS "[S] ns inferred from Ramulator 2 GDDR6 1.35 V cycles at tCK 0.571 ns"
 #define SRC_VEGA "[S] DRAMSys HBM2.json / gem5 HBM_2000_4H_1x64 (AMD Vega register values)"
+
+/* GDDR6 8 Gb x16. */
+static const struct timing_val gddr6_t[DRAM_T_COUNT] = {
+	[DRAM_T_CL] = { 13.704, 0, "[S] 24 tCK at 14 Gb/s (Ramulator 2 nCL 24)" },
+	[DRAM_T_CWL] = { 0, 6, "[S] Ramulator 2 nCWL 6" },
+	[DRAM_T_RCDRD] = { 15.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_RCDWR] = { 9.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_RP] = { 15.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_RAS] = { 30.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_RC] = { 45.0, 0, SRC_GDDR6_NS "; DLS IFC_1412 table 47 also 45" },
+	[DRAM_T_RTP] = { 0, 4, "[S] Ramulator 2 nRTP 4" },
+	[DRAM_T_WR] = { 15.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_CCD_S] = { 0, 2, "[P] one BL16 burst = 2 tCK (Micron brief)" },
+	[DRAM_T_CCD_L] = { 0, 4, "[P] Micron: bank groups for tCCDL = 3 and 4 tCK" },
+	[DRAM_T_RRD_S] = { 4.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_RRD_L] = { 4.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_FAW] = { 16.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_32AW] = { 277.0, 0, "[S] DRAMsim3 GDDR6_8Gb_x16 t32AW 420 tCK x 0.66 ns" },
+	[DRAM_T_WTR_S] = { 5.139, 0, "[S] Ramulator 2 nWTRS 9 at tCK 0.571 ns" },
+	[DRAM_T_WTR_L] = { 6.281, 0, "[S] Ramulator 2 nWTRL 11 at tCK 0.571 ns" },
+	[DRAM_T_RTW] = { 0, 0, "[D] CL + burst + 2 - CWL (DLS: RL + 4 - WL)" },
+	[DRAM_T_PPD] = { 0, 2, "[S] DRAMsim3 tPPD 2" },
+	[DRAM_T_RFC] = { 120.0, 0, SRC_GDDR6_NS " (DLS table 47: 110)" },
+	[DRAM_T_RFCPB] = { 60.0, 0, "[S] Ramulator 2.1 default nRFCpb 60 ns" },
+	[DRAM_T_RREFD] = { 8.0, 0, SRC_GDDR6_NS },
+	[DRAM_T_REFI] = { 1953.125, 0, "[P] Micron brief: 16k refreshes per 32 ms" },
+	[DRAM_T_REFIPB] = { 122.07, 0, "[D] tREFI / 16 banks" },
+
+};
+
+/* HBM2, and HBM2e but for hbm2e_ovr: array timings in ns (no public HBM2e AC table). */
+static const struct timing_val hbm_t[DRAM_T_COUNT] = {
+	[DRAM_T_CL] = { 17.0, 0, SRC_VEGA },
+	[DRAM_T_CWL] = { 7.0, 0, SRC_VEGA },
+	[DRAM_T_RCDRD] = { 12.0, 0, SRC_VEGA },
+	[DRAM_T_RCDWR] = { 6.0, 0, SRC_VEGA },
+	[DRAM_T_RP] = { 14.0, 0, SRC_VEGA },
+	[DRAM_T_RAS] = { 28.0, 0, SRC_VEGA },
+	[DRAM_T_RC] = { 42.0, 0, SRC_VEGA },
+	[DRAM_T_RTP] = { 5.0, 0, SRC_VEGA },
+	[DRAM_T_WR] = { 14.0, 0, SRC_VEGA },
+	[DRAM_T_CCD_S] = { 0, 2, "[D] one BL4 burst = 2 tCK (DDR)" },
+	[DRAM_T_CCD_L] = { 0, 3, SRC_VEGA },
+	[DRAM_T_RRD_S] = { 4.0, 0, SRC_VEGA },
+	[DRAM_T_RRD_L] = { 6.0, 0, SRC_VEGA },
+	[DRAM_T_FAW] = { 16.0, 0, SRC_VEGA },
+	[DRAM_T_32AW] = { 0, 0, "no such window in HBM" },
+	[DRAM_T_WTR_S] = { 4.0, 0, SRC_VEGA },
+	[DRAM_T_WTR_L] = { 9.0, 0, SRC_VEGA },
+	[DRAM_T_RTW] = { 18.0, 0, SRC_VEGA },
+	[DRAM_T_PPD] = { 0, 1, "[D] one command slot" },
+	[DRAM_T_RFC] = { 220.0, 0, SRC_VEGA },
+	[DRAM_T_RFCPB] = { 96.0, 0, SRC_VEGA },
+	[DRAM_T_RREFD] = { 8.0, 0, SRC_VEGA },
+	[DRAM_T_REFI] = { 3900.0, 0, "[P] JEDEC 3.9 us (gem5: value from JEDEC spec)" },
+	[DRAM_T_REFIPB] = { 243.75, 0, "[D] tREFI / 16 banks" },
+
+};
+
+/* Where HBM2e (16 Gb channels, CK 1.6-1.8 GHz) differs from HBM2. */
+static const struct timing_val hbm2e_ovr[DRAM_T_COUNT] = {
+	[DRAM_T_CCD_L] = { 0, 4, "[S] Ramulator 2.1 hbm2 nCCDL 4 (at higher CK)" },
+	[DRAM_T_RFC] = { 350.0, 0, "[S] Ramulator 2.1 hbm2 tRFC for an 8 Gb pseudo-channel" },
+	[DRAM_T_RFCPB] = { 160.0, 0, "[S] Ramulator 2.1 hbm2 nRFCpb 160 ns" },
+};
 
 static const struct std_def std_defs[DRAM_STD_COUNT] = {
 	[DRAM_STD_GDDR6] = {
@@ -151,32 +217,7 @@ static const struct std_def std_defs[DRAM_STD_COUNT] = {
 		.act_cmd_cycles = 1,
 		.source = "GDDR6 8 Gb x16 (Micron MT61K256M32 brief for organisation and refresh; "
 			  "Samsung-derived ns via Ramulator 2 for array timings)",
-		.t = {
-			[DRAM_T_CL] = { 13.704, 0, "[S] 24 tCK at 14 Gb/s (Ramulator 2 nCL 24)" },
-			[DRAM_T_CWL] = { 0, 6, "[S] Ramulator 2 nCWL 6" },
-			[DRAM_T_RCDRD] = { 15.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_RCDWR] = { 9.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_RP] = { 15.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_RAS] = { 30.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_RC] = { 45.0, 0, SRC_GDDR6_NS "; DLS IFC_1412 table 47 also 45" },
-			[DRAM_T_RTP] = { 0, 4, "[S] Ramulator 2 nRTP 4" },
-			[DRAM_T_WR] = { 15.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_CCD_S] = { 0, 2, "[P] one BL16 burst = 2 tCK (Micron brief)" },
-			[DRAM_T_CCD_L] = { 0, 4, "[P] Micron: bank groups for tCCDL = 3 and 4 tCK" },
-			[DRAM_T_RRD_S] = { 4.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_RRD_L] = { 4.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_FAW] = { 16.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_32AW] = { 277.0, 0, "[S] DRAMsim3 GDDR6_8Gb_x16 t32AW 420 tCK x 0.66 ns" },
-			[DRAM_T_WTR_S] = { 5.139, 0, "[S] Ramulator 2 nWTRS 9 at tCK 0.571 ns" },
-			[DRAM_T_WTR_L] = { 6.281, 0, "[S] Ramulator 2 nWTRL 11 at tCK 0.571 ns" },
-			[DRAM_T_RTW] = { 0, 0, "[D] CL + burst + 2 - CWL (DLS: RL + 4 - WL)" },
-			[DRAM_T_PPD] = { 0, 2, "[S] DRAMsim3 tPPD 2" },
-			[DRAM_T_RFC] = { 120.0, 0, SRC_GDDR6_NS " (DLS table 47: 110)" },
-			[DRAM_T_RFCPB] = { 60.0, 0, "[S] Ramulator 2.1 default nRFCpb 60 ns" },
-			[DRAM_T_RREFD] = { 8.0, 0, SRC_GDDR6_NS },
-			[DRAM_T_REFI] = { 1953.125, 0, "[P] Micron brief: 16k refreshes per 32 ms" },
-			[DRAM_T_REFIPB] = { 122.07, 0, "[D] tREFI / 16 banks" },
-		},
+		.t = gddr6_t,
 	},
 	[DRAM_STD_HBM2] = {
 		.name = "hbm2", .pcs = 2, .bank_groups = 4, .banks_per_group = 4,
@@ -185,32 +226,7 @@ static const struct std_def std_defs[DRAM_STD_COUNT] = {
 		.act_cmd_cycles = 2,
 		.source = "HBM2 8 Gb/channel, pseudo-channel mode (AMD PG313 for organisation; "
 			  "Vega register values via DRAMSys/gem5 for timings, at tCK 1 ns)",
-		.t = {
-			[DRAM_T_CL] = { 17.0, 0, SRC_VEGA },
-			[DRAM_T_CWL] = { 7.0, 0, SRC_VEGA },
-			[DRAM_T_RCDRD] = { 12.0, 0, SRC_VEGA },
-			[DRAM_T_RCDWR] = { 6.0, 0, SRC_VEGA },
-			[DRAM_T_RP] = { 14.0, 0, SRC_VEGA },
-			[DRAM_T_RAS] = { 28.0, 0, SRC_VEGA },
-			[DRAM_T_RC] = { 42.0, 0, SRC_VEGA },
-			[DRAM_T_RTP] = { 5.0, 0, SRC_VEGA },
-			[DRAM_T_WR] = { 14.0, 0, SRC_VEGA },
-			[DRAM_T_CCD_S] = { 0, 2, "[D] one BL4 burst = 2 tCK (DDR)" },
-			[DRAM_T_CCD_L] = { 0, 3, SRC_VEGA },
-			[DRAM_T_RRD_S] = { 4.0, 0, SRC_VEGA },
-			[DRAM_T_RRD_L] = { 6.0, 0, SRC_VEGA },
-			[DRAM_T_FAW] = { 16.0, 0, SRC_VEGA },
-			[DRAM_T_32AW] = { 0, 0, "no such window in HBM" },
-			[DRAM_T_WTR_S] = { 4.0, 0, SRC_VEGA },
-			[DRAM_T_WTR_L] = { 9.0, 0, SRC_VEGA },
-			[DRAM_T_RTW] = { 18.0, 0, SRC_VEGA },
-			[DRAM_T_PPD] = { 0, 1, "[D] one command slot" },
-			[DRAM_T_RFC] = { 220.0, 0, SRC_VEGA },
-			[DRAM_T_RFCPB] = { 96.0, 0, SRC_VEGA },
-			[DRAM_T_RREFD] = { 8.0, 0, SRC_VEGA },
-			[DRAM_T_REFI] = { 3900.0, 0, "[P] JEDEC 3.9 us (gem5: value from JEDEC spec)" },
-			[DRAM_T_REFIPB] = { 243.75, 0, "[D] tREFI / 16 banks" },
-		},
+		.t = hbm_t,
 	},
 	[DRAM_STD_HBM2E] = {
 		.name = "hbm2e", .pcs = 2, .bank_groups = 4, .banks_per_group = 4,
@@ -219,32 +235,8 @@ static const struct std_def std_defs[DRAM_STD_COUNT] = {
 		.act_cmd_cycles = 2,
 		.source = "HBM2e 16 Gb/channel (Samsung Flashbolt 3.2 Gb/s, SK hynix 3.6 Gb/s); "
 			  "array timings in ns as HBM2 (assumed: no public HBM2e AC table)",
-		.t = {
-			[DRAM_T_CL] = { 17.0, 0, SRC_VEGA },
-			[DRAM_T_CWL] = { 7.0, 0, SRC_VEGA },
-			[DRAM_T_RCDRD] = { 12.0, 0, SRC_VEGA },
-			[DRAM_T_RCDWR] = { 6.0, 0, SRC_VEGA },
-			[DRAM_T_RP] = { 14.0, 0, SRC_VEGA },
-			[DRAM_T_RAS] = { 28.0, 0, SRC_VEGA },
-			[DRAM_T_RC] = { 42.0, 0, SRC_VEGA },
-			[DRAM_T_RTP] = { 5.0, 0, SRC_VEGA },
-			[DRAM_T_WR] = { 14.0, 0, SRC_VEGA },
-			[DRAM_T_CCD_S] = { 0, 2, "[D] one BL4 burst = 2 tCK (DDR)" },
-			[DRAM_T_CCD_L] = { 0, 4, "[S] Ramulator 2.1 hbm2 nCCDL 4 (at higher CK)" },
-			[DRAM_T_RRD_S] = { 4.0, 0, SRC_VEGA },
-			[DRAM_T_RRD_L] = { 6.0, 0, SRC_VEGA },
-			[DRAM_T_FAW] = { 16.0, 0, SRC_VEGA },
-			[DRAM_T_32AW] = { 0, 0, "no such window in HBM" },
-			[DRAM_T_WTR_S] = { 4.0, 0, SRC_VEGA },
-			[DRAM_T_WTR_L] = { 9.0, 0, SRC_VEGA },
-			[DRAM_T_RTW] = { 18.0, 0, SRC_VEGA },
-			[DRAM_T_PPD] = { 0, 1, "[D] one command slot" },
-			[DRAM_T_RFC] = { 350.0, 0, "[S] Ramulator 2.1 hbm2 tRFC for an 8 Gb pseudo-channel" },
-			[DRAM_T_RFCPB] = { 160.0, 0, "[S] Ramulator 2.1 hbm2 nRFCpb 160 ns" },
-			[DRAM_T_RREFD] = { 8.0, 0, SRC_VEGA },
-			[DRAM_T_REFI] = { 3900.0, 0, "[P] JEDEC 3.9 us" },
-			[DRAM_T_REFIPB] = { 243.75, 0, "[D] tREFI / 16 banks" },
-		},
+		.t = hbm_t,
+		.ovr = hbm2e_ovr,
 	},
 };
 
@@ -443,7 +435,8 @@ int dram_spec_resolve(struct dram_spec *s, const struct dram_params *p,
 	      "at least 100 ps is modelled", p->data_rate_gbps, (uint64_t)s->tck_ps);
 
 	for (i = 0; i < DRAM_T_COUNT; i++) {
-		const struct timing_val *v = &d->t[i];
+		const struct timing_val *v = d->ovr != NULL && d->ovr[i].src != NULL ? &d->ovr[i]
+										 : &d->t[i];
 
 		CHECK(tp->nck[i] == 0 || tp->ns[i] == 0.0,
 		      "dram.timing: n%s and t%s_ns both set; give one", timing_names[i],
@@ -503,7 +496,12 @@ int dram_spec_resolve(struct dram_spec *s, const struct dram_params *p,
 
 const char *dram_timing_source(enum dram_standard std, enum dram_timing t)
 {
-	return std < DRAM_STD_COUNT && (unsigned)t < DRAM_T_COUNT ? std_defs[std].t[t].src : "?";
+	const struct std_def *d;
+
+	if (std >= DRAM_STD_COUNT || (unsigned)t >= DRAM_T_COUNT)
+		return "?";
+	d = &std_defs[std];
+	return d->ovr != NULL && d->ovr[t].src != NULL ? d->ovr[t].src : d->t[t].src;
 }
 
 void dram_spec_print(const struct dram_spec *s, FILE *out)
