@@ -1,0 +1,877 @@
+/*
+ * cache.c - the sectored set-associative tag store shared by L1 and L2 (contract in cache.h).
+ *
+ * What it models: which lines and sectors a cache holds, which bytes were written without a
+ * fetch, which sectors wait for a fill, where a line goes (the set-index function) and which
+ * line leaves (the replacement policy, cache_repl.c). Storage is arrays sized at creation, one
+ * entry per (set, way): the line state, the written-byte mask, and two stamps.
+ *
+ * What it does not model: time (hit latency, tag and data ports, banks and fill-port contention
+ * belong to the L1 and L2 pipelines), data values (only masks), MSHR merge lists, write and
+ * allocation policies (the callers choose by calling write/clean/allocate/fill), coherence,
+ * inclusion between levels, victim caches, adaptive insertion or set dueling.
+ *
+ * Set index (cache_set_of). line = addr / line_bytes, S = sets, k = bits to write S - 1
+ * (k = ceil(log2 S); 0 when S = 1).
+ *   linear  line mod S.
+ *   xor     r = line mod S, q = line div S, h = the XOR of q's k-bit chunks
+ *           (q & m) ^ ((q >> k) & m) ^ ((q >> 2k) & m) ^ ... with m = 2^k - 1.
+ *           Power-of-two S: set = r ^ h, the classic XOR fold (every k-bit chunk of the line
+ *           address XORed together; r and h are both < S). Other S: XOR could leave [0, S),
+ *           so the fold is added instead: set = (r + h) mod S (a skewed modulo). Either way each
+ *           aligned run of S consecutive lines still covers every set once, while power-of-two
+ *           strides, which linear indexing sends to gcd-limited subsets of the sets, spread.
+ *   Worked: S = 4, k = 2, lines 0, 4, 8, 12, 16 (stride 4): linear 0 0 0 0 0; xor 0 1 2 3 1.
+ *           S = 96, k = 7, lines 0, 128, 256, 384 (stride 128): linear 0 32 64 0;
+ *           xor 0, 32+1 = 33, 64+2 = 66, 0+4 = 4.
+ *
+ * Line and sector states
+ *
+ * A line is ABSENT or PRESENT; a present line with a pending sector is RESERVED. A present
+ * line may hold no valid sector (just allocated, or its partial sectors cleaned).
+ *
+ *   ABSENT --cache_allocate--> PRESENT --cache_allocate(pending) / cache_reserve--> RESERVED
+ *   RESERVED --cache_fill (last pending sector)--> PRESENT
+ *   PRESENT --chosen as victim by cache_allocate / cache_invalidate(_all)--> ABSENT
+ *   RESERVED lines are never victims and never invalidated.
+ *
+ * Each sector's data state, from its valid bit and its written-byte mask ("bytes"):
+ *
+ *                        cache_write (every byte of the sector)
+ *        +-------------------------------------------------------+
+ *        |                                                       v
+ *   +---------+  cache_write (some)  +---------+  cache_write  +-------+
+ *   | INVALID | -------------------> | PARTIAL | ------------> | DIRTY |
+ *   +---------+ <------------------- +---------+ (the rest)    +-------+
+ *        |         cache_clean            |                     ^   |
+ *        | cache_fill                     +---cache_fill--------+   | cache_clean
+ *        v                                    (merge)           |   |
+ *   +-------+                 cache_write                       |   |
+ *   | CLEAN | --------------------------------------------------+   |
+ *   +-------+ <-----------------------------------------------------+
+ *
+ *   INVALID  valid 0, bytes 0         PARTIAL  valid 0, 0 < bytes < all (only those are valid)
+ *   CLEAN    valid 1, bytes 0         DIRTY    valid 1, bytes != 0 (to be written back)
+ *
+ * Transitions -> function:
+ *   INVALID -> PARTIAL    [cache_write]   some of the sector's bytes
+ *   INVALID -> DIRTY      [cache_write]   all of them (a full-sector write needs no fetch)
+ *   INVALID -> CLEAN      [cache_fill]
+ *   PARTIAL -> PARTIAL    [cache_write]   more bytes, not all
+ *   PARTIAL -> DIRTY      [cache_write]   the last missing bytes
+ *   PARTIAL -> DIRTY      [cache_fill]    fetch and merge: the written bytes stay
+ *   PARTIAL -> INVALID    [cache_clean]   the written bytes went down; the rest never came
+ *   CLEAN   -> DIRTY      [cache_write]
+ *   DIRTY   -> CLEAN      [cache_clean]
+ *   CLEAN, DIRTY -> (same) [cache_fill]   nothing changes (the written bytes are newer)
+ *   any     -> ABSENT     [cache_allocate's victim, cache_invalidate] written bytes go to the
+ *                                         caller in struct cache_line_info
+ * The pending flag is orthogonal: set on INVALID or PARTIAL sectors by cache_allocate and
+ * cache_reserve, cleared by cache_fill only. A write may complete a pending sector (then it is
+ * DIRTY and pending; the fill just clears the flag).
+ *
+ * Invariants (cache_check):
+ *   - an absent line has tag 0, no valid, dirty or pending sector and no written byte;
+ *   - a present line's tag maps to its set, and no two present ways of a set share a tag;
+ *   - sector masks stay within the line's sectors; no written byte lies beyond line_bytes;
+ *   - a sector is dirty exactly when it has written bytes;
+ *   - a sector with every byte written is valid (PARTIAL means some byte is missing);
+ *   - a present line's stamps satisfy 0 < inserted <= last_use <= seq;
+ *   - hits + sector_misses + line_misses = accesses; dirty_evictions <= evictions.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Parameters
+ */
+
+const char *const cache_index_names[] = {
+#define X(e, n) #n,
+	CACHE_INDEX_LIST(X)
+#undef X
+	NULL
+};
+
+#define P struct cache_params
+const struct cfg_field cache_fields[] = {
+	CFG_U32_FIELD(P, size_kb, 1, 1048576, NULL,
+		      "capacity, KB; a whole number of sets of assoc lines"),
+	CFG_U32_FIELD(P, line_bytes, 16, CACHE_MAX_LINE_BYTES, "128",
+		      "line size, bytes (power of two): the unit of tags and allocation"),
+	CFG_U32_FIELD(P, sector_bytes, 4, CACHE_MAX_LINE_BYTES, "32",
+		      "sector size, bytes (power of two, 1 to 8 per line): the unit of valid and "
+		      "dirty bits and of fetches"),
+	CFG_U32_FIELD(P, assoc, 1, CACHE_MAX_ASSOC, NULL,
+		      "ways per set; sets = size / (line x ways), any count >= 1"),
+	CFG_ENUM_FIELD(P, index, cache_index_names, "\"linear\"",
+		       "set-index function: linear (line address mod sets) or xor (higher "
+		       "line-address bits folded into the index)"),
+	CFG_ENUM_FIELD(P, replacement, cache_repl_names, "\"lru\"",
+		       "replacement policy: lru, fifo, random (seeded from sim.seed) or plru (tree "
+		       "pseudo-LRU, power-of-two assoc)"),
+};
+#undef P
+const size_t cache_nfields = sizeof cache_fields / sizeof cache_fields[0];
+
+static bool is_pow2(uint32_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+static uint32_t log2_floor(uint64_t v)
+{
+	uint32_t k = 0;
+
+	while (v >>= 1)
+		k++;
+	return k;
+}
+
+int cache_params_check(const struct cache_params *p, const char *g, struct sim_err *err)
+{
+	uint64_t size = (uint64_t)p->size_kb * 1024, set_bytes;
+	const struct cache_repl_ops *repl;
+	uint32_t sectors;
+
+	if (!is_pow2(p->line_bytes))
+		return sim_err_set(err, NULL, 0, "%s.line_bytes: %u B is not a power of two", g,
+				   p->line_bytes);
+	if (p->line_bytes < 16 || p->line_bytes > CACHE_MAX_LINE_BYTES)
+		return sim_err_set(err, NULL, 0, "%s.line_bytes: %u B is outside 16 .. %u B", g,
+				   p->line_bytes, CACHE_MAX_LINE_BYTES);
+	if (!is_pow2(p->sector_bytes))
+		return sim_err_set(err, NULL, 0, "%s.sector_bytes: %u B is not a power of two", g,
+				   p->sector_bytes);
+	if (p->sector_bytes > p->line_bytes)
+		return sim_err_set(err, NULL, 0,
+				   "%s.sector_bytes: %u B exceeds %s.line_bytes (%u B)", g,
+				   p->sector_bytes, g, p->line_bytes);
+	sectors = p->line_bytes / p->sector_bytes;
+	if (sectors > CACHE_MAX_SECTORS)
+		return sim_err_set(err, NULL, 0,
+				   "%s.sector_bytes: %u B sectors make %u per %u B line; "
+				   "at most %u", g, p->sector_bytes, sectors, p->line_bytes,
+				   CACHE_MAX_SECTORS);
+	if (p->assoc < 1 || p->assoc > CACHE_MAX_ASSOC)
+		return sim_err_set(err, NULL, 0, "%s.assoc: %u ways is outside 1 .. %u", g,
+				   p->assoc, CACHE_MAX_ASSOC);
+	set_bytes = (uint64_t)p->line_bytes * p->assoc;
+	if (size < set_bytes)
+		return sim_err_set(err, NULL, 0,
+				   "%s.size_kb: %u KB is smaller than one set (%u B x %u ways)", g,
+				   p->size_kb, p->line_bytes, p->assoc);
+	if (size % set_bytes != 0)
+		return sim_err_set(err, NULL, 0,
+				   "%s.size_kb: %u KB is not a multiple of line x ways (%u B x %u)",
+				   g, p->size_kb, p->line_bytes, p->assoc);
+	if (size / set_bytes > UINT32_MAX)
+		return sim_err_set(err, NULL, 0, "%s.size_kb: %u KB makes more than 2^32 - 1 sets",
+				   g, p->size_kb);
+	if (p->index >= CACHE_INDEX_COUNT)
+		return sim_err_set(err, NULL, 0, "%s.index: %u is not a set-index function", g,
+				   p->index);
+	repl = cache_repl_get(p->replacement);
+	if (repl == NULL)
+		return sim_err_set(err, NULL, 0, "%s.replacement: %u is not a policy", g,
+				   p->replacement);
+	if (repl->check != NULL && repl->check(p->assoc, g, err) != 0)
+		return -1;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Byte masks
+ */
+
+#define BYTE_WORDS (CACHE_MAX_LINE_BYTES / 64)
+
+struct cache_bytes *cache_bytes_set(struct cache_bytes *b, uint32_t off, uint32_t len)
+{
+	uint32_t i;
+
+	SIM_ASSERT(off <= CACHE_MAX_LINE_BYTES && len <= CACHE_MAX_LINE_BYTES - off);
+	for (i = off; i < off + len; i++)
+		b->w[i / 64] |= 1ull << (i % 64);
+	return b;
+}
+
+bool cache_bytes_empty(const struct cache_bytes *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < BYTE_WORDS; i++)
+		if (b->w[i] != 0)
+			return false;
+	return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * State
+ */
+
+struct cline {
+	addr_t tag;       /* line address (addr / line_bytes) when present; 0 when absent */
+	uint8_t valid;    /* sectors CLEAN or DIRTY */
+	uint8_t dirty;    /* sectors with written bytes */
+	uint8_t pending;  /* sectors with a fill outstanding */
+	bool present;
+};
+
+struct cache {
+	struct cache_params p;
+	struct cache_geom g;
+	char *prefix;               /* for cache_dump */
+	uint32_t line_shift;        /* log2(line_bytes) */
+	uint32_t index_bits;        /* k of the xor index: ceil(log2(sets)) */
+	bool sets_pow2;
+	uint32_t mask_words;        /* uint64_t words of written-byte mask per line */
+	uint64_t line_bits_mask;    /* valid bits of the last mask word */
+	struct cache_bytes sector_bm[CACHE_MAX_SECTORS]; /* every byte of sector s */
+	size_t nlines;              /* sets * assoc */
+	struct cline *lines;        /* [nlines], (set, way) at set * assoc + way */
+	uint64_t *bytes;            /* [nlines * mask_words]: written bytes */
+	uint64_t *last_use;         /* [nlines] */
+	uint64_t *inserted;         /* [nlines] */
+	uint64_t *evictable;        /* scratch bitmap for cache_allocate, [ceil(assoc / 64)] */
+	uint64_t seq;               /* last stamp handed out */
+	const struct cache_repl_ops *repl;
+	void *repl_st;
+	struct cache_stats st;
+};
+
+static size_t line_idx(const struct cache *c, uint32_t set, uint32_t way)
+{
+	return (size_t)set * c->g.assoc + way;
+}
+
+static void line_bytes_get(const struct cache *c, size_t i, struct cache_bytes *b)
+{
+	memset(b, 0, sizeof *b);
+	memcpy(b->w, &c->bytes[i * c->mask_words], c->mask_words * sizeof b->w[0]);
+}
+
+static void line_bytes_put(struct cache *c, size_t i, const struct cache_bytes *b)
+{
+	memcpy(&c->bytes[i * c->mask_words], b->w, c->mask_words * sizeof b->w[0]);
+}
+
+/* True if b has a byte beyond the line. */
+static bool bytes_beyond_line(const struct cache *c, const struct cache_bytes *b)
+{
+	uint32_t i;
+
+	if (b->w[c->mask_words - 1] & ~c->line_bits_mask)
+		return true;
+	for (i = c->mask_words; i < BYTE_WORDS; i++)
+		if (b->w[i] != 0)
+			return true;
+	return false;
+}
+
+/* a & b != 0 */
+static bool bytes_meet(const struct cache_bytes *a, const struct cache_bytes *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < BYTE_WORDS; i++)
+		if (a->w[i] & b->w[i])
+			return true;
+	return false;
+}
+
+/* a is a subset of b */
+static bool bytes_within(const struct cache_bytes *a, const struct cache_bytes *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < BYTE_WORDS; i++)
+		if (a->w[i] & ~b->w[i])
+			return false;
+	return true;
+}
+
+static struct cache_bytes bytes_and(const struct cache_bytes *a, const struct cache_bytes *b)
+{
+	struct cache_bytes r;
+	uint32_t i;
+
+	for (i = 0; i < BYTE_WORDS; i++)
+		r.w[i] = a->w[i] & b->w[i];
+	return r;
+}
+
+static void line_clear(struct cache *c, size_t i)
+{
+	memset(&c->lines[i], 0, sizeof c->lines[i]);
+	memset(&c->bytes[i * c->mask_words], 0, c->mask_words * sizeof c->bytes[0]);
+}
+
+static void line_info(const struct cache *c, size_t i, struct cache_line_info *out)
+{
+	const struct cline *l = &c->lines[i];
+
+	memset(out, 0, sizeof *out);
+	if (!l->present)
+		return;
+	out->present = true;
+	out->addr = l->tag << c->line_shift;
+	out->set = (uint32_t)(i / c->g.assoc);
+	out->way = (uint32_t)(i % c->g.assoc);
+	out->valid = l->valid;
+	out->dirty = l->dirty;
+	out->pending = l->pending;
+	line_bytes_get(c, i, &out->bytes);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Creation
+ */
+
+static double hit_rate(const void *ctx)
+{
+	const struct cache_stats *s = ctx;
+
+	return s->accesses == 0 ? NAN : (double)s->hits / (double)s->accesses;
+}
+
+static void register_stats(struct cache *c, struct stats *st, const char *prefix)
+{
+	static const struct {
+		const char *name, *desc;
+		size_t off;
+	} counters[] = {
+#define C(f, d) { #f, d, offsetof(struct cache_stats, f) }
+		C(accesses, "accesses looked up (cache_access)"),
+		C(hits, "accesses whose every requested byte was present"),
+		C(sector_misses, "accesses to a present line missing a requested sector or byte"),
+		C(line_misses, "accesses whose line was absent"),
+		C(evictions, "lines replaced to make room"),
+		C(dirty_evictions, "evicted lines with written bytes, handed back for write-back"),
+		C(alloc_fails, "allocations refused because every way of the set was reserved"),
+#undef C
+	};
+	char name[256];
+	size_t i;
+
+	for (i = 0; i < sizeof counters / sizeof counters[0]; i++) {
+		snprintf(name, sizeof name, "%s.%s", prefix, counters[i].name);
+		stats_counter(st, name, counters[i].desc,
+			      (uint64_t *)((char *)&c->st + counters[i].off));
+	}
+	snprintf(name, sizeof name, "%s.hit_rate", prefix);
+	stats_formula(st, name, "hits / accesses (NaN before the first access)", hit_rate, &c->st);
+}
+
+struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct stats *st,
+			   const char *prefix)
+{
+	struct cache *c;
+	struct sim_err err;
+	uint32_t s;
+
+	if (cache_params_check(p, prefix != NULL ? prefix : "cache", &err) != 0) {
+		sim_warn("cache_create: %s", err.msg);
+		sim_assert_fail("cache_params_check(p) == 0", __FILE__, __LINE__);
+	}
+	c = xcalloc(1, sizeof *c);
+	c->p = *p;
+	c->prefix = xstrdup(prefix != NULL ? prefix : "cache");
+	c->g.line_bytes = p->line_bytes;
+	c->g.sector_bytes = p->sector_bytes;
+	c->g.sectors = p->line_bytes / p->sector_bytes;
+	c->g.full_mask = (1u << c->g.sectors) - 1;
+	c->g.assoc = p->assoc;
+	c->g.sets = (uint32_t)((uint64_t)p->size_kb * 1024 / ((uint64_t)p->line_bytes * p->assoc));
+	c->line_shift = log2_floor(p->line_bytes);
+	c->sets_pow2 = is_pow2(c->g.sets);
+	c->index_bits = c->g.sets == 1 ? 0 : log2_floor(c->g.sets - 1) + 1;
+	c->mask_words = (p->line_bytes + 63) / 64;
+	c->line_bits_mask = p->line_bytes % 64 == 0 ? ~0ull : (1ull << (p->line_bytes % 64)) - 1;
+	for (s = 0; s < c->g.sectors; s++)
+		cache_bytes_set(&c->sector_bm[s], s * p->sector_bytes, p->sector_bytes);
+	c->nlines = (size_t)c->g.sets * c->g.assoc;
+	c->lines = xcalloc(c->nlines, sizeof *c->lines);
+	c->bytes = xcalloc(c->nlines * c->mask_words, sizeof *c->bytes);
+	c->last_use = xcalloc(c->nlines, sizeof *c->last_use);
+	c->inserted = xcalloc(c->nlines, sizeof *c->inserted);
+	c->evictable = xcalloc((c->g.assoc + 63) / 64, sizeof *c->evictable);
+	c->repl = cache_repl_get(p->replacement);
+	c->repl_st = c->repl->init != NULL ? c->repl->init(c->g.sets, c->g.assoc, seed) : NULL;
+	if (st != NULL)
+		register_stats(c, st, c->prefix);
+	return c;
+}
+
+void cache_destroy(struct cache *c)
+{
+	if (c == NULL)
+		return;
+	if (c->repl->fini != NULL)
+		c->repl->fini(c->repl_st);
+	free(c->evictable);
+	free(c->inserted);
+	free(c->last_use);
+	free(c->bytes);
+	free(c->lines);
+	free(c->prefix);
+	free(c);
+}
+
+const struct cache_geom *cache_geom(const struct cache *c)
+{
+	return &c->g;
+}
+
+const struct cache_stats *cache_stats(const struct cache *c)
+{
+	return &c->st;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Index and lookup
+ */
+
+static uint32_t set_of_line(const struct cache *c, uint64_t line)
+{
+	uint64_t sets = c->g.sets, r, q, h = 0, m;
+
+	if (c->p.index == CACHE_INDEX_LINEAR || sets == 1)
+		return (uint32_t)(line % sets);
+	r = line % sets;
+	q = line / sets;
+	m = (1ull << c->index_bits) - 1;
+	for (; q != 0; q >>= c->index_bits)
+		h ^= q & m;
+	if (c->sets_pow2)
+		return (uint32_t)(r ^ h);
+	return (uint32_t)((r + h) % sets);
+}
+
+uint32_t cache_set_of(const struct cache *c, addr_t addr)
+{
+	return set_of_line(c, addr >> c->line_shift);
+}
+
+uint32_t cache_sectors_of(const struct cache *c, const struct cache_bytes *b)
+{
+	uint32_t s, m = 0;
+
+	for (s = 0; s < c->g.sectors; s++)
+		if (bytes_meet(b, &c->sector_bm[s]))
+			m |= 1u << s;
+	return m;
+}
+
+struct cache_bytes cache_sector_bytes(const struct cache *c, uint32_t mask)
+{
+	struct cache_bytes b;
+	uint32_t s, i;
+
+	memset(&b, 0, sizeof b);
+	for (s = 0; s < c->g.sectors; s++)
+		if (mask & (1u << s))
+			for (i = 0; i < BYTE_WORDS; i++)
+				b.w[i] |= c->sector_bm[s].w[i];
+	return b;
+}
+
+/* Index of addr's line in lines[], or -1; *set gets the set. */
+static ptrdiff_t find(const struct cache *c, addr_t addr, uint32_t *set)
+{
+	uint64_t line = addr >> c->line_shift;
+	uint32_t w;
+	size_t base;
+
+	*set = set_of_line(c, line);
+	base = line_idx(c, *set, 0);
+	for (w = 0; w < c->g.assoc; w++)
+		if (c->lines[base + w].present && c->lines[base + w].tag == line)
+			return (ptrdiff_t)(base + w);
+	return -1;
+}
+
+/* Index of addr's line, which must be present. */
+static size_t find_present(const struct cache *c, addr_t addr)
+{
+	uint32_t set;
+	ptrdiff_t i = find(c, addr, &set);
+
+	SIM_ASSERT(i >= 0);
+	return (size_t)i;
+}
+
+static void stamp_use(struct cache *c, size_t i)
+{
+	c->last_use[i] = ++c->seq;
+	if (c->repl->touch != NULL)
+		c->repl->touch(c->repl_st, (uint32_t)(i / c->g.assoc), (uint32_t)(i % c->g.assoc));
+}
+
+enum cache_outcome cache_probe(const struct cache *c, addr_t addr, uint32_t sectors,
+			       const struct cache_bytes *bytes, struct cache_lookup *out)
+{
+	struct cache_bytes written;
+	const struct cline *l;
+	ptrdiff_t i;
+	uint32_t s;
+
+	SIM_ASSERT(sectors != 0 && (sectors & ~c->g.full_mask) == 0);
+	SIM_ASSERT(bytes == NULL || !bytes_beyond_line(c, bytes));
+	memset(out, 0, sizeof *out);
+	i = find(c, addr, &out->set);
+	out->way = -1;
+	if (i < 0) {
+		out->miss = sectors;
+		out->outcome = CACHE_LINE_MISS;
+		return out->outcome;
+	}
+	l = &c->lines[i];
+	out->way = (int32_t)((size_t)i % c->g.assoc);
+	if (bytes != NULL)
+		line_bytes_get(c, (size_t)i, &written);
+	for (s = 0; s < c->g.sectors; s++) {
+		uint32_t bit = 1u << s;
+
+		if (!(sectors & bit))
+			continue;
+		if (l->valid & bit) {
+			out->hit |= bit;
+			continue;
+		}
+		if (bytes != NULL) {
+			struct cache_bytes need = bytes_and(bytes, &c->sector_bm[s]);
+
+			SIM_ASSERT(!cache_bytes_empty(&need));
+			if (bytes_within(&need, &written)) {
+				/* every needed byte of a PARTIAL sector was written */
+				out->hit |= bit;
+				continue;
+			}
+		}
+		out->miss |= bit;
+		if (l->pending & bit)
+			out->pending |= bit;
+	}
+	out->outcome = out->miss != 0 ? CACHE_SECTOR_MISS : CACHE_HIT;
+	return out->outcome;
+}
+
+enum cache_outcome cache_access(struct cache *c, addr_t addr, uint32_t sectors,
+				const struct cache_bytes *bytes, struct cache_lookup *out)
+{
+	enum cache_outcome o = cache_probe(c, addr, sectors, bytes, out);
+
+	c->st.accesses++;
+	switch (o) {
+	case CACHE_HIT:
+		c->st.hits++;
+		break;
+	case CACHE_SECTOR_MISS:
+		c->st.sector_misses++;
+		break;
+	default:
+		c->st.line_misses++;
+		break;
+	}
+	if (out->way >= 0)
+		stamp_use(c, line_idx(c, out->set, (uint32_t)out->way));
+	return o;
+}
+
+bool cache_touch(struct cache *c, addr_t addr)
+{
+	uint32_t set;
+	ptrdiff_t i = find(c, addr, &set);
+
+	if (i < 0)
+		return false;
+	stamp_use(c, (size_t)i);
+	return true;
+}
+
+bool cache_line(const struct cache *c, addr_t addr, struct cache_line_info *out)
+{
+	uint32_t set;
+	ptrdiff_t i = find(c, addr, &set);
+
+	if (i < 0) {
+		memset(out, 0, sizeof *out);
+		return false;
+	}
+	line_info(c, (size_t)i, out);
+	return true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Allocation and line updates
+ */
+
+int cache_allocate(struct cache *c, addr_t addr, uint32_t pending, struct cache_line_info *victim)
+{
+	uint64_t line = addr >> c->line_shift;
+	uint32_t set, w, way = UINT32_MAX, nev = 0;
+	size_t base, i;
+
+	SIM_ASSERT((pending & ~c->g.full_mask) == 0);
+	SIM_ASSERT(find(c, addr, &set) < 0);
+	base = line_idx(c, set, 0);
+	memset(victim, 0, sizeof *victim);
+	for (w = 0; w < c->g.assoc; w++) {
+		if (!c->lines[base + w].present) {
+			way = w;
+			break;
+		}
+	}
+	if (way == UINT32_MAX) {
+		struct cache_repl_set rs;
+
+		memset(c->evictable, 0, (c->g.assoc + 63) / 64 * sizeof *c->evictable);
+		for (w = 0; w < c->g.assoc; w++) {
+			if (c->lines[base + w].pending == 0) {
+				c->evictable[w / 64] |= 1ull << (w % 64);
+				nev++;
+			}
+		}
+		if (nev == 0) {
+			c->st.alloc_fails++;
+			return -1;
+		}
+		rs.set = set;
+		rs.assoc = c->g.assoc;
+		rs.last_use = &c->last_use[base];
+		rs.inserted = &c->inserted[base];
+		rs.evictable = c->evictable;
+		way = c->repl->victim(c->repl_st, &rs);
+		SIM_ASSERT(way < c->g.assoc && ((c->evictable[way / 64] >> (way % 64)) & 1));
+		line_info(c, base + way, victim);
+		c->st.evictions++;
+		if (victim->dirty != 0)
+			c->st.dirty_evictions++;
+	}
+	i = base + way;
+	line_clear(c, i);
+	c->lines[i].present = true;
+	c->lines[i].tag = line;
+	c->lines[i].pending = (uint8_t)pending;
+	c->inserted[i] = c->last_use[i] = ++c->seq;
+	if (c->repl->insert != NULL)
+		c->repl->insert(c->repl_st, set, way);
+	return (int)way;
+}
+
+void cache_reserve(struct cache *c, addr_t addr, uint32_t sectors)
+{
+	struct cline *l = &c->lines[find_present(c, addr)];
+
+	SIM_ASSERT((sectors & ~c->g.full_mask) == 0);
+	SIM_ASSERT((sectors & (l->valid | l->pending)) == 0);
+	l->pending |= (uint8_t)sectors;
+}
+
+void cache_fill(struct cache *c, addr_t addr, uint32_t sectors)
+{
+	struct cline *l = &c->lines[find_present(c, addr)];
+
+	SIM_ASSERT((sectors & ~c->g.full_mask) == 0);
+	l->valid |= (uint8_t)sectors;
+	l->pending &= (uint8_t)~sectors;
+}
+
+void cache_write(struct cache *c, addr_t addr, const struct cache_bytes *bytes)
+{
+	size_t i = find_present(c, addr);
+	struct cline *l = &c->lines[i];
+	struct cache_bytes written;
+	uint32_t s, w;
+
+	SIM_ASSERT(!cache_bytes_empty(bytes) && !bytes_beyond_line(c, bytes));
+	line_bytes_get(c, i, &written);
+	for (w = 0; w < BYTE_WORDS; w++)
+		written.w[w] |= bytes->w[w];
+	line_bytes_put(c, i, &written);
+	for (s = 0; s < c->g.sectors; s++) {
+		if (!bytes_meet(bytes, &c->sector_bm[s]))
+			continue;
+		l->dirty |= (uint8_t)(1u << s);
+		if (bytes_within(&c->sector_bm[s], &written))
+			l->valid |= (uint8_t)(1u << s);
+	}
+}
+
+void cache_clean(struct cache *c, addr_t addr, uint32_t sectors)
+{
+	size_t i = find_present(c, addr);
+	struct cline *l = &c->lines[i];
+	struct cache_bytes written;
+	uint32_t s, w;
+
+	SIM_ASSERT((sectors & ~c->g.full_mask) == 0);
+	line_bytes_get(c, i, &written);
+	for (s = 0; s < c->g.sectors; s++)
+		if (sectors & (1u << s))
+			for (w = 0; w < BYTE_WORDS; w++)
+				written.w[w] &= ~c->sector_bm[s].w[w];
+	line_bytes_put(c, i, &written);
+	l->dirty &= (uint8_t)~sectors;
+}
+
+bool cache_invalidate(struct cache *c, addr_t addr, struct cache_line_info *out)
+{
+	struct cache_line_info tmp;
+	uint32_t set;
+	ptrdiff_t i = find(c, addr, &set);
+
+	if (out == NULL)
+		out = &tmp;
+	if (i < 0) {
+		memset(out, 0, sizeof *out);
+		return false;
+	}
+	SIM_ASSERT(c->lines[i].pending == 0);
+	line_info(c, (size_t)i, out);
+	line_clear(c, (size_t)i);
+	return true;
+}
+
+void cache_invalidate_all(struct cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nlines; i++) /* all checked before any is dropped */
+		SIM_ASSERT(c->lines[i].pending == 0 && c->lines[i].dirty == 0);
+	for (i = 0; i < c->nlines; i++)
+		line_clear(c, i);
+}
+
+bool cache_next_dirty(const struct cache *c, uint32_t *cursor, struct cache_line_info *out)
+{
+	size_t i;
+
+	for (i = *cursor; i < c->nlines; i++) {
+		if (c->lines[i].present && c->lines[i].dirty != 0) {
+			line_info(c, i, out);
+			*cursor = (uint32_t)(i + 1);
+			return true;
+		}
+	}
+	*cursor = (uint32_t)c->nlines;
+	memset(out, 0, sizeof *out);
+	return false;
+}
+
+uint64_t cache_flush(struct cache *c, cache_flush_fn *fn, void *ctx)
+{
+	struct cache_line_info l;
+	uint32_t cur = 0;
+	uint64_t n = 0;
+
+	while (cache_next_dirty(c, &cur, &l)) {
+		fn(ctx, &l);
+		cache_clean(c, l.addr, l.dirty);
+		n++;
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Debugging
+ */
+
+const char *cache_repl_state(const struct cache *c, uint32_t set, char *buf, size_t size)
+{
+	SIM_ASSERT(set < c->g.sets && size > 0);
+	buf[0] = '\0';
+	if (c->repl->state != NULL)
+		c->repl->state(c->repl_st, set, c->g.assoc, buf, size);
+	return buf;
+}
+
+static void dump_line(const struct cache *c, size_t i, FILE *out)
+{
+	const struct cline *l = &c->lines[i];
+	uint32_t w;
+
+	fprintf(out, "  set %zu way %zu: line 0x%llx valid 0x%x dirty 0x%x pending 0x%x "
+		"used %llu ins %llu bytes 0x", i / c->g.assoc, i % c->g.assoc,
+		(unsigned long long)(l->tag << c->line_shift), l->valid, l->dirty, l->pending,
+		(unsigned long long)c->last_use[i], (unsigned long long)c->inserted[i]);
+	for (w = c->mask_words; w-- > 0;)
+		fprintf(out, "%016llx", (unsigned long long)c->bytes[i * c->mask_words + w]);
+	fputc('\n', out);
+}
+
+void cache_dump(const struct cache *c, FILE *out)
+{
+	uint64_t present = 0, reserved = 0, dirty = 0;
+	bool all = c->nlines <= CACHE_DUMP_ALL_LINES;
+	size_t i;
+
+	for (i = 0; i < c->nlines; i++) {
+		present += c->lines[i].present;
+		reserved += c->lines[i].pending != 0;
+		dirty += c->lines[i].dirty != 0;
+	}
+	fprintf(out, "cache %s: %u sets x %u ways x %u B lines (%u x %u B sectors), %u KB, "
+		"index %s, replacement %s\n", c->prefix, c->g.sets, c->g.assoc, c->g.line_bytes,
+		c->g.sectors, c->g.sector_bytes, c->p.size_kb, cache_index_names[c->p.index],
+		c->repl->name);
+	fprintf(out, "  lines: %llu present, %llu reserved, %llu dirty; seq %llu\n",
+		(unsigned long long)present, (unsigned long long)reserved,
+		(unsigned long long)dirty, (unsigned long long)c->seq);
+	fprintf(out, "  accesses %llu hits %llu sector_misses %llu line_misses %llu evictions %llu "
+		"dirty_evictions %llu alloc_fails %llu\n", (unsigned long long)c->st.accesses,
+		(unsigned long long)c->st.hits, (unsigned long long)c->st.sector_misses,
+		(unsigned long long)c->st.line_misses, (unsigned long long)c->st.evictions,
+		(unsigned long long)c->st.dirty_evictions, (unsigned long long)c->st.alloc_fails);
+	for (i = 0; i < c->nlines; i++)
+		if (all ? c->lines[i].present : c->lines[i].pending != 0)
+			dump_line(c, i, out);
+}
+
+void cache_check(const struct cache *c)
+{
+	uint32_t set, w, w2, s;
+
+	for (set = 0; set < c->g.sets; set++) {
+		for (w = 0; w < c->g.assoc; w++) {
+			size_t i = line_idx(c, set, w);
+			const struct cline *l = &c->lines[i];
+			struct cache_bytes b;
+
+			line_bytes_get(c, i, &b);
+			if (!l->present) {
+				SIM_ASSERT(l->tag == 0 && l->valid == 0 && l->dirty == 0 &&
+					   l->pending == 0 && cache_bytes_empty(&b));
+				continue;
+			}
+			SIM_ASSERT(set_of_line(c, l->tag) == set);
+			for (w2 = w + 1; w2 < c->g.assoc; w2++) {
+				const struct cline *o = &c->lines[line_idx(c, set, w2)];
+
+				SIM_ASSERT(!o->present || o->tag != l->tag);
+			}
+			SIM_ASSERT(((l->valid | l->dirty | l->pending) & ~c->g.full_mask) == 0);
+			SIM_ASSERT(!bytes_beyond_line(c, &b));
+			for (s = 0; s < c->g.sectors; s++) {
+				bool has = bytes_meet(&b, &c->sector_bm[s]);
+				bool full = bytes_within(&c->sector_bm[s], &b);
+
+				SIM_ASSERT(has == (((l->dirty >> s) & 1) != 0));
+				SIM_ASSERT(!full || ((l->valid >> s) & 1));
+			}
+			SIM_ASSERT(c->inserted[i] > 0 && c->inserted[i] <= c->last_use[i] &&
+				   c->last_use[i] <= c->seq);
+		}
+	}
+	SIM_ASSERT(c->st.hits + c->st.sector_misses + c->st.line_misses == c->st.accesses);
+	SIM_ASSERT(c->st.dirty_evictions <= c->st.evictions);
+}
+
+_Static_assert(sizeof cache_fields / sizeof cache_fields[0] == CACHE_NFIELDS,
+	       "CACHE_NFIELDS must count cache_fields");
