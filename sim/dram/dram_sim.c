@@ -389,6 +389,9 @@ int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err)
 	struct timespec t0, t1;
 
 	ds->trace = t;
+	/* A record whose edge tick would not fit in tick_t never arrives: make it an error rather
+	 * than a run that waits for it for ever (refresh keeps the event queue going). */
+	dram_trace_set_max_cycle(t, (TICK_NEVER - 1) / ds->spec.tck_ps);
 	if (ds->o.max_cycles != 0)
 		eventq_schedule(ds->q, clock_tick_of(ds->clk, ds->o.max_cycles), EVQ_PRIO_EXIT,
 				at_limit, ds);

@@ -70,6 +70,7 @@ struct dram_trace {
 	bool has_pending;       /* the record found by detection, not yet returned */
 	struct dram_trace_rec pending;
 	uint64_t last_cycle;
+	uint64_t max_cycle;     /* a record past it is an error; 0 = no limit */
 
 	/* patterns */
 	struct dram_pattern_params pp;
@@ -101,6 +102,11 @@ enum dram_trace_format dram_trace_format(const struct dram_trace *t)
 uint64_t dram_trace_records(const struct dram_trace *t)
 {
 	return t->records;
+}
+
+void dram_trace_set_max_cycle(struct dram_trace *t, uint64_t max)
+{
+	t->max_cycle = max;
 }
 
 int dram_pattern_kind_parse(const char *s)
@@ -658,6 +664,10 @@ int dram_trace_next(struct dram_trace *t, struct dram_trace_rec *r, struct sim_e
 		return -1;
 	}
 	rc = t->fmt == DRAM_TRACE_PATTERN ? pattern_next(t, r) : file_next(t, r, err);
+	if (rc == 1 && t->max_cycle != 0 && r->has_cycle && r->cycle > t->max_cycle)
+		return trace_fail(t, err,
+				  "cycle %" PRIu64 " is past the last cycle the simulation can reach "
+				  "(%" PRIu64 ")", r->cycle, t->max_cycle);
 	if (rc == 1)
 		t->records++;
 	return rc;

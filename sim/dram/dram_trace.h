@@ -71,6 +71,9 @@ enum dram_trace_format dram_trace_format(const struct dram_trace *t);
 const char *dram_trace_format_name(enum dram_trace_format f);
 /* Records returned so far. */
 uint64_t dram_trace_records(const struct dram_trace *t);
+/* Makes a record with a cycle past max (one the simulation's clock can never reach) an error of
+ * dram_trace_next, naming file:line, instead of a record that would wait for ever. 0 = none. */
+void dram_trace_set_max_cycle(struct dram_trace *t, uint64_t max);
 void dram_trace_close(struct dram_trace *t);
 
 /* Parses "stream", "random", "strided"; -1 if none. */

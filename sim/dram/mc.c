@@ -14,7 +14,8 @@
  *      refreshed;
  *   3. write drain: writes are served from write_high down to write_low, or when no read waits;
  *   4. candidates: per bank with work, the command its request needs next (a row hit's column
- *      command; ACT on a closed bank; PRE on a conflict or when the row-hit cap is reached) and
+ *      command - under fcfs only when the bank's oldest access is that hit; ACT on a closed
+ *      bank; PRE on a conflict or when the row-hit cap is reached) and
  *      the cycle dram_earliest allows it; the policy (mc_sched.c) picks among the ready ones, once
  *      for each command bus;
  *   5. sleep until the earliest cycle any candidate, completion or refresh deadline needs.
@@ -453,9 +454,12 @@ bool mc_try_enqueue(struct mc *m, const struct mc_access *a)
 	if (!mc_can_accept(m, a->is_write)) {
 		cycle_t now = clock_cycle(m->clk);
 
+		/* Out of ports: the producer tries again at its next edge. A timed wake, not
+		 * clock_wake: the producer is ticking now and goes to sleep after this refusal,
+		 * which would cancel a plain wake (and no completion may come to wake it). */
 		if (m->p->accept_per_cycle != 0 && m->accept_cycle == now &&
 		    m->accepted >= m->p->accept_per_cycle && m->producer != NULL)
-			clock_wake(m->producer); /* out of ports: try again next cycle */
+			clock_wake_at(m->producer, 0);
 		else
 			m->producer_waiting = true; /* out of entries: a completion wakes it */
 		return false;
@@ -689,7 +693,8 @@ static cycle_t cand_earliest(const struct mc *m, const struct mc_cand *c)
 
 	cand_addr(m, c, &a);
 	t = dram_earliest(m->dram, c->cmd, &a);
-	if (e != NULL && !dram_cmd_is_row(c->cmd) && e->not_before > t)
+	/* Only the access's own column command waits for the old data; its ECC read does not. */
+	if (e != NULL && !dram_cmd_is_row(c->cmd) && e->pre_ops == 0 && e->not_before > t)
 		t = e->not_before;
 	return t;
 }
@@ -731,6 +736,9 @@ static void bank_cands(struct mc *m, size_t *n, uint32_t pc, uint32_t bank, bool
 	open = dram_open_row_at(m->dram, pc, bank);
 	if (open != DRAM_ROW_NONE) {
 		hit = oldest_hit(f, open);
+		/* FCFS: the bank serves its oldest access, so a hit does not pass it. */
+		if (!m->sched->hits_first && head != NULL && head->a.da.row != open)
+			hit = NULL;
 		/* The cap: enough hits while an older access to another row waits. */
 		if (hit != NULL && m->p->row_hit_cap != 0 && b->hits >= m->p->row_hit_cap &&
 		    head != NULL && head->a.da.row != open && head->seq < hit->seq)

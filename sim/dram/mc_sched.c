@@ -52,8 +52,9 @@ static int pick_fcfs(const struct mc_cand *c, size_t n, cycle_t now)
 }
 
 static const struct mc_sched_ops policies[] = {
-	{ "frfcfs", "row hits first, then oldest (with mc.row_hit_cap: FR-FCFS-Cap)", pick_frfcfs },
-	{ "fcfs", "oldest ready request first, hits not preferred", pick_fcfs },
+	{ "frfcfs", "row hits first, then oldest (with mc.row_hit_cap: FR-FCFS-Cap)", true,
+	  pick_frfcfs },
+	{ "fcfs", "oldest ready request first, hits not preferred", false, pick_fcfs },
 };
 
 const char *const mc_sched_names[] = { "frfcfs", "fcfs", NULL };

@@ -10,6 +10,7 @@
 #ifndef SIM_MC_SCHED_H
 #define SIM_MC_SCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,9 @@ struct mc_cand {
 struct mc_sched_ops {
 	const char *name;
 	const char *desc;
+	/* Which request a bank offers: true, its oldest row hit before older requests to other
+	 * rows (FR-FCFS); false, its oldest request, hit or not (FCFS). */
+	bool hits_first;
 	/* Index of the candidate to issue among the n whose earliest <= now, or -1 for none. */
 	int (*pick)(const struct mc_cand *c, size_t n, cycle_t now);
 };
