@@ -36,6 +36,8 @@ static const char usage[] =
 	"      --seed N               pattern seed (default: sim.seed of the config)\n"
 	"      --requests-per-cycle N front-end requests per DRAM cycle (default 0 = as many\n"
 	"                             as the controllers accept)\n"
+	"      --frontend-buffer N    accesses per channel held back while the trace goes on to\n"
+	"                             other channels (default 1024; 0 = strictly in order)\n"
 	"      --max-cycles N         stop after N DRAM cycles\n"
 	"      --check                replay every command through the timing-rule checker\n"
 	"      --stats-json FILE      write every statistic as JSON\n"
@@ -84,7 +86,7 @@ static int write_stats(struct dram_sim *ds, const char *path, enum stats_format 
 
 enum {
 	OPT_REQUESTS = 256, OPT_FOOTPRINT, OPT_STRIDE, OPT_BYTES, OPT_WRITE_FRACTION, OPT_SEED,
-	OPT_RPC, OPT_MAX_CYCLES, OPT_CHECK, OPT_JSON, OPT_CSV,
+	OPT_RPC, OPT_MAX_CYCLES, OPT_CHECK, OPT_JSON, OPT_CSV, OPT_FEBUF,
 };
 
 int cmd_dram(int argc, char **argv)
@@ -105,12 +107,13 @@ int cmd_dram(int argc, char **argv)
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "stats-json", required_argument, NULL, OPT_JSON },
 		{ "stats-csv", required_argument, NULL, OPT_CSV },
+		{ "frontend-buffer", required_argument, NULL, OPT_FEBUF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_config_opts co = { 0 };
 	struct dram_pattern_params pat = { DRAM_PATTERN_STREAM, 100000, 4ull << 30, 0, 64, 0.0, 0 };
-	struct dram_sim_opts so = { 0, false, 0 };
+	struct dram_sim_opts so = { 0, 1024, false, 0 };
 	const char *trace_path = NULL, *json = NULL, *csv = NULL;
 	bool have_pattern = false, have_seed = false, have_stride = false;
 	struct gpu_params p;
@@ -184,6 +187,14 @@ int cmd_dram(int argc, char **argv)
 				return cli_usage_error("dram", "--write-fraction: expected a number in "
 						       "0..1, got '%s'", optarg);
 			}
+			break;
+		case OPT_FEBUF:
+			if (parse_size(optarg, &v) != 0 || v > 65536) {
+				cli_config_opts_free(&co);
+				return cli_usage_error("dram", "--frontend-buffer: expected an integer "
+						       "in 0..65536, got '%s'", optarg);
+			}
+			so.frontend_buffer = (uint32_t)v;
 			break;
 		case OPT_CHECK:
 			so.check = true;

@@ -34,6 +34,12 @@ struct dreq {
 	struct dreq *next;
 };
 
+/* A ring of accesses waiting for one channel's controller. */
+struct backlog {
+	struct mc_access *a;
+	uint32_t head, n;
+};
+
 struct dram_totals {
 	uint64_t cycles, events, requests, reads, writes, bytes_moved, bytes_useful;
 	uint64_t bursts, ecc_bursts, row_hits, row_misses, row_conflicts, refreshes;
@@ -61,6 +67,8 @@ struct dram_sim {
 	struct sim_err trace_err;
 	uint32_t rec_bursts_done;
 	struct dreq *cur;
+	struct backlog *bl;        /* per channel: accesses held back, in order */
+	uint64_t bl_total;
 	struct dreq *pool, *free;
 	uint64_t outstanding;
 	struct dram_totals tot;
@@ -156,8 +164,12 @@ struct dram_sim *dram_sim_create(const struct dram_params *dp, const struct dram
 		if (ds->check != NULL)
 			dram_chan_set_hook(mc_dram(ds->mcs[ch]), dram_check_hook, ds->check);
 	}
-	/* At most one request per queue entry can be outstanding, plus the one being split. */
-	n = ds->spec.channels * (cp->read_queue + cp->write_queue) + 1;
+	ds->bl = xcalloc(ds->spec.channels, sizeof *ds->bl);
+	for (ch = 0; ch < ds->spec.channels && o->frontend_buffer != 0; ch++)
+		ds->bl[ch].a = xcalloc(o->frontend_buffer, sizeof *ds->bl[ch].a);
+	/* At most one request per queue or buffer entry can be outstanding, plus the one being
+	 * split. */
+	n = ds->spec.channels * (cp->read_queue + cp->write_queue + o->frontend_buffer) + 1;
 	ds->pool = xcalloc(n, sizeof *ds->pool);
 	while (n-- > 0) {
 		ds->pool[n].next = ds->free;
@@ -175,6 +187,9 @@ void dram_sim_destroy(struct dram_sim *ds)
 	for (ch = 0; ch < ds->spec.channels; ch++)
 		mc_destroy(ds->mcs[ch]);
 	free(ds->mcs);
+	for (ch = 0; ch < ds->spec.channels; ch++)
+		free(ds->bl[ch].a);
+	free(ds->bl);
 	dram_check_destroy(ds->check);
 	clock_destroy(ds->clk);
 	eventq_destroy(ds->q);
@@ -211,6 +226,52 @@ static void maybe_finish(struct dram_sim *ds)
 {
 	if (ds->trace_done && ds->outstanding == 0 && !ds->has_rec)
 		eventq_stop(ds->q);
+}
+
+static void accepted(struct dram_sim *ds, const struct mc_access *a, cycle_t now)
+{
+	struct dreq *r = a->ctx;
+
+	(void)ds;
+	if (!r->accepted) {
+		r->accepted = true;
+		r->first_accept = now;
+	}
+}
+
+/* Hands held-back accesses to their controllers, oldest first per channel. */
+static void drain_backlogs(struct dram_sim *ds, cycle_t now)
+{
+	uint32_t ch, cap = ds->o.frontend_buffer;
+
+	for (ch = 0; ch < ds->spec.channels && ds->bl_total != 0; ch++) {
+		struct backlog *b = &ds->bl[ch];
+
+		while (b->n != 0 && mc_try_enqueue(ds->mcs[ch], &b->a[b->head])) {
+			accepted(ds, &b->a[b->head], now);
+			b->head = (b->head + 1) % cap;
+			b->n--;
+			ds->bl_total--;
+		}
+	}
+}
+
+/* Gives an access to its controller, or holds it back. False when neither is possible. */
+static bool send(struct dram_sim *ds, const struct mc_access *a, cycle_t now)
+{
+	struct backlog *b = &ds->bl[a->da.ch];
+	uint32_t cap = ds->o.frontend_buffer;
+
+	if (b->n == 0 && mc_try_enqueue(ds->mcs[a->da.ch], a)) {
+		accepted(ds, a, now);
+		return true;
+	}
+	if (b->n == cap)
+		return false; /* the controller wakes us when it has room */
+	b->a[(b->head + b->n) % cap] = *a;
+	b->n++;
+	ds->bl_total++;
+	return true;
 }
 
 static void on_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle_t done)
@@ -269,12 +330,8 @@ static bool present(struct dram_sim *ds, cycle_t now)
 		acc.is_write = rec->is_write;
 		acc.partial = rec->is_write && (ba < rec->addr || ba + ds->spec.burst_bytes > end);
 		acc.ctx = ds->cur;
-		if (!mc_try_enqueue(ds->mcs[acc.da.ch], &acc))
+		if (!send(ds, &acc, now))
 			return false;
-		if (!ds->cur->accepted) {
-			ds->cur->accepted = true;
-			ds->cur->first_accept = now;
-		}
 		ds->rec_bursts_done++;
 	}
 	ds->cur = NULL;
@@ -287,6 +344,7 @@ static void fe_tick(void *self, cycle_t now)
 	struct dram_sim *ds = self;
 	uint32_t budget = ds->o.requests_per_cycle != 0 ? ds->o.requests_per_cycle : UINT32_MAX;
 
+	drain_backlogs(ds, now);
 	while (budget > 0) {
 		if (!ds->has_rec) {
 			int r;

@@ -6,7 +6,9 @@
  * cycle (and waits if its controller is full, as DRAMsim3 does); a record without one as soon as
  * the front end may, at most requests_per_cycle per cycle (0: as many as the controllers take).
  * A request larger than a burst becomes one access per 32 B burst; it completes when the last
- * burst's data transfer ends. Latency runs from the cycle its first burst was accepted by a
+ * burst's data transfer ends. An access whose controller is full waits in a per-channel buffer
+ * of frontend_buffer entries while the trace goes on to other channels, as independent
+ * requesters would; when that buffer is full too, the front end stalls. Latency runs from the cycle its first burst was accepted by a
  * controller to that end, so it includes the controller's queueing.
  */
 #ifndef SIM_DRAM_SIM_H
@@ -24,6 +26,8 @@
 
 struct dram_sim_opts {
 	uint32_t requests_per_cycle; /* 0 = unlimited */
+	uint32_t frontend_buffer;    /* accesses per channel the front end may hold back while the
+				      * trace goes on; 0 = strictly in order (DRAMsim3) */
 	bool check;                  /* replay every command through dram_check */
 	uint64_t max_cycles;         /* 0 = none */
 };
