@@ -922,3 +922,15 @@ void stats_dump(const struct stats *st, FILE *out, enum stats_format fmt,
 	}
 	free(vals);
 }
+
+void stats_counters(struct stats *st, const char *prefix, void *base,
+		    const struct stats_counter_def *defs, size_t n)
+{
+	char name[512];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "%s.%s", prefix, defs[i].name);
+		stats_counter(st, name, defs[i].desc, (uint64_t *)((char *)base + defs[i].offset));
+	}
+}

@@ -92,6 +92,18 @@ void stats_destroy(struct stats *st);
 /* The pointers are not const: the registry reads them at dump time and writes them in
  * stats_reset. They must outlive the registry (or its last dump and reset). */
 void stats_counter(struct stats *st, const char *name, const char *desc, uint64_t *v);
+
+/* One counter of a unit's statistics struct, for stats_counters. */
+struct stats_counter_def {
+	const char *name; /* last component */
+	const char *desc;
+	size_t offset;    /* of the uint64_t in the struct */
+};
+#define STATS_COUNTER_DEF(type, field, desc) { #field, desc, offsetof(type, field) }
+
+/* Registers n counters of the struct at base as "<prefix>.<name>", in table order. */
+void stats_counters(struct stats *st, const char *prefix, void *base,
+		    const struct stats_counter_def *defs, size_t n);
 void stats_real(struct stats *st, const char *name, const char *desc, double *v, unsigned flags);
 void stats_level(struct stats *st, const char *name, const char *desc, struct stat_level *lv);
 void stats_formula(struct stats *st, const char *name, const char *desc, stats_formula_fn *fn,

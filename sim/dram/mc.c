@@ -259,11 +259,8 @@ static struct ent *fifo_pop(struct fifo *f)
 
 static void register_stats(struct mc *m, struct stats *st, const char *prefix)
 {
-	static const struct {
-		const char *name, *desc;
-		size_t off;
-	} counters[] = {
-#define C(f, d) { #f, d, offsetof(struct mc_stats, f) }
+	static const struct stats_counter_def counters[] = {
+#define C(f, d) STATS_COUNTER_DEF(struct mc_stats, f, d)
 		C(reads, "read accesses completed (32 B each)"),
 		C(writes, "write accesses completed (32 B each)"),
 		C(row_hits, "accesses whose row was open"),
@@ -281,14 +278,9 @@ static void register_stats(struct mc *m, struct stats *st, const char *prefix)
 		C(cap_preempts, "row closed by the row-hit cap"),
 #undef C
 	};
-	size_t i;
 	char name[256];
 
-	for (i = 0; i < sizeof counters / sizeof counters[0]; i++) {
-		snprintf(name, sizeof name, "%s.%s", prefix, counters[i].name);
-		stats_counter(st, name, counters[i].desc,
-			      (uint64_t *)((char *)&m->st + counters[i].off));
-	}
+	stats_counters(st, prefix, &m->st, counters, sizeof counters / sizeof counters[0]);
 	snprintf(name, sizeof name, "%s.read_queue", prefix);
 	stats_level(st, name, "reads queued", &m->st.rq);
 	snprintf(name, sizeof name, "%s.write_queue", prefix);

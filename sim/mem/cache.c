@@ -342,11 +342,8 @@ static double hit_rate(const void *ctx)
 
 static void register_stats(struct cache *c, struct stats *st, const char *prefix)
 {
-	static const struct {
-		const char *name, *desc;
-		size_t off;
-	} counters[] = {
-#define C(f, d) { #f, d, offsetof(struct cache_stats, f) }
+	static const struct stats_counter_def counters[] = {
+#define C(f, d) STATS_COUNTER_DEF(struct cache_stats, f, d)
 		C(accesses, "accesses looked up (cache_access)"),
 		C(hits, "accesses whose every requested byte was present"),
 		C(sector_misses, "accesses to a present line missing a requested sector or byte"),
@@ -357,13 +354,8 @@ static void register_stats(struct cache *c, struct stats *st, const char *prefix
 #undef C
 	};
 	char name[256];
-	size_t i;
 
-	for (i = 0; i < sizeof counters / sizeof counters[0]; i++) {
-		snprintf(name, sizeof name, "%s.%s", prefix, counters[i].name);
-		stats_counter(st, name, counters[i].desc,
-			      (uint64_t *)((char *)&c->st + counters[i].off));
-	}
+	stats_counters(st, prefix, &c->st, counters, sizeof counters / sizeof counters[0]);
 	snprintf(name, sizeof name, "%s.hit_rate", prefix);
 	stats_formula(st, name, "hits / accesses (NaN before the first access)", hit_rate, &c->st);
 }

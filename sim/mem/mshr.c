@@ -128,6 +128,17 @@ struct mshr_line {
 	uint32_t served;  /* requests that joined the record (line granularity statistics) */
 };
 
+struct mshr_stats {
+	uint64_t allocations;
+	uint64_t merges;
+	uint64_t fail_full;
+	uint64_t fail_merge;
+	uint64_t fetched_sectors;
+	uint64_t fills;
+	struct stat_level occupancy;
+	struct stat_level waiting; /* .cur is the number of waiting requests */
+};
+
 struct mshr {
 	struct mshr_params p;
 	uint32_t line_bytes;
@@ -147,16 +158,7 @@ struct mshr {
 	uint32_t wfree;         /* free list head */
 	uint32_t used;          /* entries in use */
 	char *name;             /* statistics prefix, for dumps */
-	struct {
-		uint64_t allocations;
-		uint64_t merges;
-		uint64_t fail_full;
-		uint64_t fail_merge;
-		uint64_t fetched_sectors;
-		uint64_t fills;
-		struct stat_level occupancy;
-		struct stat_level waiting; /* .cur is the number of waiting requests */
-	} st;
+	struct mshr_stats st;
 	struct stats_dist *per_entry; /* requests served per entry; NULL without statistics */
 };
 
@@ -301,12 +303,8 @@ static void waiter_put(struct mshr *m, uint32_t i)
 
 static void register_stats(struct mshr *m, struct stats *st, const char *prefix)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-		const char *desc;
-	} counters[] = {
-#define C(f, d) { #f, offsetof(struct mshr, st.f), d }
+	static const struct stats_counter_def counters[] = {
+#define C(f, d) STATS_COUNTER_DEF(struct mshr_stats, f, d)
 		C(allocations, "entries allocated (sector or line entries, by granularity)"),
 		C(merges, "requests that joined an entry already in flight"),
 		C(fail_full, "refused requests: no free entry (per attempt)"),
@@ -316,13 +314,8 @@ static void register_stats(struct mshr *m, struct stats *st, const char *prefix)
 #undef C
 	};
 	char name[256];
-	size_t i;
 
-	for (i = 0; i < sizeof counters / sizeof counters[0]; i++) {
-		snprintf(name, sizeof name, "%s.%s", prefix, counters[i].name);
-		stats_counter(st, name, counters[i].desc,
-			      (uint64_t *)((char *)m + counters[i].off));
-	}
+	stats_counters(st, prefix, &m->st, counters, sizeof counters / sizeof counters[0]);
 	snprintf(name, sizeof name, "%s.occupancy", prefix);
 	stats_level(st, name, "entries in use", &m->st.occupancy);
 	snprintf(name, sizeof name, "%s.waiting", prefix);
