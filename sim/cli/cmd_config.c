@@ -41,6 +41,12 @@ static void print_clocks(const struct gpu_params *p)
 		tick_t period = clock_period_from_mhz(mhz);
 		double actual = 1e6 / (double)period;
 
+		if (d == GPU_CLK_DRAM) { /* derived from the data rate, already a whole period */
+			printf("  %-6s %14s %10" PRIu64 " %12.3f %9s\n",
+			       gpu_clock_name((enum gpu_clock_domain)d), "(data rate)", period, actual,
+			       "-");
+			continue;
+		}
 		printf("  %-6s %14.3f %10" PRIu64 " %12.3f %+8.3f%%\n",
 		       gpu_clock_name((enum gpu_clock_domain)d), mhz, period, actual,
 		       100.0 * (actual - mhz) / mhz);
