@@ -132,8 +132,28 @@ struct dram_chan *dram_chan_create(const struct dram_spec *s, uint32_t id)
 		for (k = 0; k < AW32_ACTS; k++)
 			pc->aw32[k] = CYCLE_NEVER;
 	}
+	c->st.bank_bursts = xcalloc((size_t)s->pcs * s->banks, sizeof *c->st.bank_bursts);
+	c->st.bank_acts = xcalloc((size_t)s->pcs * s->banks, sizeof *c->st.bank_acts);
 	expand_rules(c);
 	return c;
+}
+
+void dram_chan_register_stats(struct dram_chan *c, struct stats *st, const char *prefix)
+{
+	char name[256];
+	uint32_t p, b;
+
+	for (p = 0; p < c->s->pcs; p++) {
+		for (b = 0; b < c->s->banks; b++) {
+			size_t i = (size_t)p * c->s->banks + b;
+
+			snprintf(name, sizeof name, "%s.pc%u.b%u.bursts", prefix, p, b);
+			stats_counter(st, name, "bursts read or written in this bank",
+				      &c->st.bank_bursts[i]);
+			snprintf(name, sizeof name, "%s.pc%u.b%u.acts", prefix, p, b);
+			stats_counter(st, name, "rows activated in this bank", &c->st.bank_acts[i]);
+		}
+	}
 }
 
 void dram_chan_destroy(struct dram_chan *c)
@@ -149,6 +169,8 @@ void dram_chan_destroy(struct dram_chan *c)
 	}
 	for (k = 0; k < DRAM_CMD_COUNT; k++)
 		free(c->xr[k]);
+	free(c->st.bank_bursts);
+	free(c->st.bank_acts);
 	free(c->pcs);
 	free(c);
 }
@@ -354,8 +376,12 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 	else
 		c->col_bus_free = now + 1;
 	c->st.cmds[cmd]++;
-	if (!dram_cmd_is_row(cmd))
+	if (!dram_cmd_is_row(cmd)) {
 		c->st.data_cycles += s->burst_cycles;
+		c->st.bank_bursts[(size_t)a->pc * s->banks + dram_bank_index(s, a)]++;
+	} else if (cmd == DRAM_CMD_ACT) {
+		c->st.bank_acts[(size_t)a->pc * s->banks + dram_bank_index(s, a)]++;
+	}
 	if (c->hook != NULL)
 		c->hook(c->hook_ctx, c->id, cmd, a, now);
 #ifdef SIM_DEBUG

@@ -36,6 +36,7 @@
 
 #include "addrmap.h"
 #include "dram_std.h"
+#include "stats.h"
 #include "types.h"
 
 #define DRAM_ROW_NONE UINT32_MAX
@@ -49,6 +50,8 @@ typedef void dram_cmd_hook(void *ctx, uint32_t ch, enum dram_cmd c, const struct
 struct dram_chan_stats {
 	uint64_t cmds[DRAM_CMD_COUNT];
 	uint64_t data_cycles; /* data-bus cycles carrying bursts, all pseudo-channels */
+	uint64_t *bank_bursts; /* [pc * banks + bank]: column commands (bursts) per bank */
+	uint64_t *bank_acts;   /* [pc * banks + bank]: ACTs per bank */
 };
 
 /* Creates channel id of spec (which must outlive it). Never NULL. */
@@ -100,6 +103,8 @@ cycle_t dram_act_bank_bound(const struct dram_chan *c, const struct dram_addr *a
 /* Earliest cycle the command bus used by cmd is free. */
 cycle_t dram_bus_free(const struct dram_chan *c, enum dram_cmd cmd);
 
+/* Registers <prefix>.pc<P>.b<B>.bursts and .acts for every bank. */
+void dram_chan_register_stats(struct dram_chan *c, struct stats *st, const char *prefix);
 /* One line per pseudo-channel and open bank, for the watchdog. */
 void dram_chan_dump(const struct dram_chan *c, FILE *out);
 /* Invariants: open-bank counts match the banks; next[] never below what the rules imply for the

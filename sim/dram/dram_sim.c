@@ -563,6 +563,28 @@ void dram_sim_report(struct dram_sim *ds, FILE *out)
 	util = t->cycles != 0 ? 100.0 / ((double)t->cycles * s->pcs) : 0.0;
 	fprintf(out, "data-bus utilisation per channel: min %.1f%%, mean %.1f%%, max %.1f%%\n",
 		(double)ch_min * util, (double)ch_sum / s->channels * util, (double)ch_max * util);
+	{
+		/* A bank is busy for a burst's data cycles; its share of the run. */
+		uint64_t bmin = UINT64_MAX, bmax = 0, bsum = 0, nb = 0;
+		uint32_t i;
+
+		for (ch = 0; ch < s->channels; ch++) {
+			const struct dram_chan_stats *cs = dram_chan_stats(mc_dram(ds->mcs[ch]));
+
+			for (i = 0; i < s->pcs * s->banks; i++, nb++) {
+				uint64_t v = cs->bank_bursts[i];
+
+				bmin = v < bmin ? v : bmin;
+				bmax = v > bmax ? v : bmax;
+				bsum += v;
+			}
+		}
+		util = t->cycles != 0 ? 100.0 * s->burst_cycles / (double)t->cycles : 0.0;
+		fprintf(out, "data-bus utilisation per bank: min %.2f%%, mean %.2f%%, max %.2f%% "
+			     "(%" PRIu64 " banks; per bank in --stats-json)\n",
+			(double)bmin * util, (double)bsum / (double)nb * util, (double)bmax * util,
+			nb);
+	}
 
 	total = sum.data + sum.ecc + sum.row + sum.act_window + sum.turnaround + sum.refresh +
 		sum.other + sum.idle;

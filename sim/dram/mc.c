@@ -330,8 +330,10 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 		m->ecc = xcalloc(p->ecc_cache_entries, sizeof *m->ecc);
 	m->ncands_max = (size_t)s->pcs * (s->banks + 1);
 	m->cands = xcalloc(m->ncands_max, sizeof *m->cands);
-	if (st != NULL)
+	if (st != NULL) {
 		register_stats(m, st, prefix);
+		dram_chan_register_stats(m->dram, st, prefix);
+	}
 	/* Refresh deadlines need the controller even when no access comes. */
 	if (p->refresh != MC_REFRESH_OFF)
 		clock_wake(m->unit);
