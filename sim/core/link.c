@@ -83,6 +83,15 @@ void link_set_producer(struct link *l, struct clock_unit *producer)
 	l->producer = producer;
 }
 
+void link_set_consumer(struct link *l, struct clock_unit *consumer)
+{
+	SIM_ASSERT(consumer == NULL || clock_unit_clock(consumer) == l->clk);
+	l->consumer = consumer;
+	/* Items pushed before the consumer existed woke nobody: wake it for the head. */
+	if (consumer != NULL && l->count > 0)
+		clock_wake_at(consumer, l->ring[l->head].ready);
+}
+
 bool link_can_push(const struct link *l)
 {
 	return l->count < l->capacity;

@@ -44,6 +44,9 @@ struct link *link_create(const char *name, uint32_t capacity, uint32_t latency, 
 void link_destroy(struct link *l);
 /* The unit woken when a refused producer may push again (NULL: nobody). */
 void link_set_producer(struct link *l, struct clock_unit *producer);
+/* The unit woken by pushes (as link_create's consumer), for a consumer created after its link;
+ * must belong to the link's clock. If items are waiting it is woken for the head. */
+void link_set_consumer(struct link *l, struct clock_unit *consumer);
 
 bool link_can_push(const struct link *l);
 /* Pushes item if there is room and returns true; else counts a stall and returns false. */

@@ -358,6 +358,40 @@ static void test_consumer_woken_at_ready(void **state)
 	eventq_destroy(p.q);
 }
 
+/* A link created before its consumer (link_set_consumer): an item pushed at cycle 2 with
+ * latency 3 is ready at 5; the consumer attached later is woken for exactly that cycle, and
+ * later pushes wake it as link_create's consumer would be. */
+static void test_consumer_set_later(void **state)
+{
+	struct pc p = { .per_tick = 8 };
+	struct clock *c, *other;
+
+	(void)state;
+	p.q = eventq_create();
+	c = clock_create(p.q, "c", 1000);
+	other = clock_create(p.q, "other", 700);
+	p.l = link_create("l", 4, 3, c, NULL);
+	eventq_schedule(p.q, 2500, EVQ_PRIO_DEFAULT, push_action, &p); /* cycle 2 -> ready 5 */
+	eventq_run_until(p.q, 3000);
+	assert_int_equal(clock_edges(c), 0); /* nobody to wake yet */
+	p.cons = clock_attach(c, "cons", cons_tick, &p);
+	link_set_consumer(p.l, p.cons);
+	eventq_run_until(p.q, TICK_NEVER);
+	assert_int_equal(p.n_log, 1);
+	assert_int_equal(p.log_cyc[0], 5);
+	eventq_schedule(p.q, 7100, EVQ_PRIO_DEFAULT, push_action, &p); /* cycle 7 -> ready 10 */
+	eventq_run_until(p.q, TICK_NEVER);
+	assert_int_equal(p.n_log, 2);
+	assert_int_equal(p.log_cyc[1], 10);
+	/* A consumer on another clock is a bug. */
+	expect_assert_failure(link_set_consumer(p.l, clock_attach(other, "x", cons_tick, &p)));
+	clock_check(c);
+	link_destroy(p.l);
+	clock_destroy(other);
+	clock_destroy(c);
+	eventq_destroy(p.q);
+}
+
 /*
  * Capacity 2, latency 1, six items; the producer (attached first) pushes until refused and
  * sleeps; the consumer pops one item per cycle. Each pop after a refusal wakes the producer for
@@ -464,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_contract),
 		cmocka_unit_test(test_consumer_woken_at_ready),
+		cmocka_unit_test(test_consumer_set_later),
 		cmocka_unit_test(test_producer_woken_after_stall),
 		cmocka_unit_test(test_cross_domain),
 	};

@@ -1,0 +1,952 @@
+/*
+ * l2.c - one L2 slice (see l2.h for the interface).
+ *
+ * Models the timing of one slice of a GPU's L2: a tag pipeline that takes lookups_per_cycle
+ * requests per cycle from the crossbar in order, a sectored write-back cache that allocates on a
+ * load miss and on a store without fetching (a store writes its bytes under a per-byte mask; a
+ * later load of a partially written sector fetches it and the fill merges under the written
+ * bytes), an MSHR that merges misses to sectors already in flight, a bounded miss queue of 32 B
+ * DRAM accesses (sector reads and dirty-sector write-backs) drained into the memory controllers,
+ * a fill port of fills_per_cycle sectors per cycle, and a fixed-latency reply pipeline.
+ *
+ * Request flow (one tick = the stages in this order, at one L2 edge):
+ *
+ *   in --(1) lookup: cache_probe/access, up to lookups_per_cycle, in order; a refusal leaves
+ *   |        the request at the head (stall, counted per cycle by reason) and stops the lookups
+ *   |
+ *   +-- LOAD hit / STORE (write-allocate, no fetch) ----------------------> reply queue
+ *   |                                                           (ready = now + hit_latency)
+ *   +-- LOAD miss --> mshr_add --MERGED--> waits in the MSHR
+ *                        |
+ *                        +--NEW / MERGED_NEEDS_SECTORS--> allocate line (victim's dirty
+ *                           sectors -> writes) / reserve sectors; one read per fetched sector
+ *                                     |
+ *                                     v
+ *                              miss queue --(2) drain: mc_try_enqueue--> mc[ch] ... DRAM
+ *                                                                           |
+ *   l2_dram_done (DRAM domain): read -> fill queue (ready = L2 cycle + fill_latency)
+ *                               write -> retired
+ *                                     |
+ *   (0) fill port, fills_per_cycle: cache_fill + mshr_fill -> satisfied requests ---> reply queue
+ *                                                              (ready = now + hit_latency)
+ *   (3) reply queue --link_try_push--> reply_out   (a refused push waits; counted per cycle)
+ *
+ * Stage order in a tick: (0) fills, (1) lookups, (2) miss-queue drain, (3) replies. A fill is
+ * therefore seen by a lookup of the same cycle, and a miss found at cycle c reaches the MC at c.
+ *
+ * Latency (L2 cycles; v = the cycle the request becomes visible at the head of `in`):
+ *   hit or store ack:  reply pushed at v + hit_latency_cycles (unloaded);
+ *   load miss:         sent to the MC at cycle v (DRAM enqueue tick v x period_l2);
+ *                      DRAM completes at DRAM cycle D (for a closed bank, unloaded:
+ *                      D = floor(v x period_l2 / tCK) + 1 + tRCDRD + CL + burst, see test_mc);
+ *                      fill at F = floor(D x tCK / period_l2) + fill_latency_cycles;
+ *                      reply pushed at F + hit_latency_cycles.
+ *   So a miss costs hit latency + DRAM + fill latency, and the fill port and the reply pipeline
+ *   are shared by hits and fills. The latency statistics measure visible -> pushed: a request
+ *   stalled at the head of `in` is charged its wait (its L2_ACCESS stamp is the visible tick).
+ *
+ * DRAM access tracking. Each 32 B access carries a struct l2_acc (in mc_access.ctx) from a pool
+ * of the slice that grows in chunks to the peak in flight and is reused:
+ *
+ *      alloc            drain accepted           l2_dram_done(read)        fill port
+ *   FREE ----> QUEUED -----------------> AT_MC -------------------> FILL_WAIT -------> FREE
+ *                                          |   l2_dram_done(write)
+ *                                          +-------------------------------------------> FREE
+ *
+ *   FREE      -> QUEUED     [queue_read, queue_write]  pushed on the miss queue
+ *   QUEUED    -> AT_MC      [l2_drain]                 an MC accepted it
+ *   AT_MC     -> FILL_WAIT  [l2_dram_done]             read data back; ready = now + fill lat.
+ *   AT_MC     -> FREE       [l2_dram_done]             write done
+ *   FILL_WAIT -> FREE       [l2_fill_port]             cache_fill + mshr_fill
+ *
+ * Miss-queue drain and fairness. Several slices share a channel, and an MC wakes only one
+ * producer when room frees, so the slice does not use mc_set_producer: while its miss queue is
+ * not empty it stays awake and retries every cycle. Each cycle it walks the queue in order and
+ * offers every access to its channel's MC, skipping channels that refused earlier in the same
+ * cycle (so one full channel does not block the others, and each channel sees this slice's
+ * accesses in order). Slices ticked earlier in a cycle get the first chance at a channel with
+ * one free entry; with the MC's per-channel queues that bias is bounded by the queue depth.
+ *
+ * Admission. A load miss that opens sectors needs room in the miss queue for its reads plus, if
+ * the line is absent, a whole victim line (its dirty sectors are not known before the victim is
+ * chosen): sectors + sectors per line. A store to an absent line needs sectors per line. Every
+ * hit or store also needs a slot in the reply queue (sized (lookups + fills) x (hit_latency + 1)
+ * so that it is never full unless reply_out backs up).
+ *
+ * Statistics. l2.* counts what the slice did with each accepted request (accesses, hits, sector
+ * and line misses by the lookup that accepted it); <prefix>.cache counts each request's first
+ * lookup (a stalled head is looked up again with cache_probe, not counted twice). Stalls are
+ * cycles the head of `in` waited, by reason; the cycles are charged when the head is next tried
+ * (the slice sleeps while the reason cannot go away), so an open stall is not yet counted.
+ *
+ * Invariants (l2_check):
+ *   - pool: free + queued + at MC + fill-waiting records = records allocated; the miss queue
+ *     holds exactly the QUEUED records, <= miss_queue; the fill queue exactly the FILL_WAIT ones,
+ *     with non-decreasing ready cycles;
+ *   - every read in flight (QUEUED, AT_MC, FILL_WAIT) is for a sector that is pending in the
+ *     cache line (present) and in flight in the MSHR; with sector-granular MSHRs the reads in
+ *     flight are exactly the MSHR entries in use;
+ *   - the reply queue holds <= its capacity, non-empty chains, non-decreasing ready cycles;
+ *   - requests inside (accepted, not yet pushed on reply_out) = MSHR waiters + requests in the
+ *     reply queue.
+ *
+ * Not modelled: atomics (SIM_ASSERT: an ATOMIC or WRITEBACK request is not accepted), data
+ * values, separate tag and data banks (the pipeline is one latency with lookups_per_cycle
+ * lookups), the DRAM stages of the request (MC_QUEUE, DRAM_ISSUE, DRAM_DONE are not stamped: the
+ * MC sees 32 B accesses, not requests; L2_MISS -> L2_FILL covers them), far/near partitions
+ * (an extra latency for the far half of the L2), flushes at kernel boundaries, and the slice
+ * address hash (the integrator routes requests; the cache sees full addresses, so use the xor
+ * set index with many slices, or the sets that only other slices' lines map to go unused).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrmap.h"
+#include "cache.h"
+#include "cfg.h"
+#include "clock.h"
+#include "l2.h"
+#include "link.h"
+#include "log.h"
+#include "mc.h"
+#include "mshr.h"
+#include "req.h"
+#include "stats.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Parameters
+ */
+
+#define P struct l2_params
+const struct cfg_field l2_fields[] = {
+	CFG_U32_FIELD(P, hit_latency_cycles, 1, 10000, "100",
+		      "L2 cycles from a request visible at the slice to its reply pushed on a hit "
+		      "(tag + data; GPUs measure ~100-200 for the whole L2 hit path)"),
+	CFG_U32_FIELD(P, fill_latency_cycles, 1, 10000, "10",
+		      "L2 cycles from DRAM data returned to the sector readable in the slice"),
+	CFG_U32_FIELD(P, lookups_per_cycle, 1, 64, "1",
+		      "tag lookups (requests taken from the crossbar) per L2 cycle and slice"),
+	CFG_U32_FIELD(P, fills_per_cycle, 1, 64, "1",
+		      "sectors the fill port writes per L2 cycle and slice"),
+	CFG_U32_FIELD(P, miss_queue, 1, 65536, "32",
+		      "32 B DRAM accesses (reads, write-backs) waiting for the memory controllers, "
+		      "per slice (GPGPU-Sim: 32); at least 2 x sectors per line"),
+};
+#undef P
+const size_t l2_nfields = sizeof l2_fields / sizeof l2_fields[0];
+_Static_assert(sizeof l2_fields / sizeof l2_fields[0] == L2_NFIELDS,
+	       "L2_NFIELDS must count l2_fields");
+
+#define L2_REQ_LINE_BYTES 128 /* mem_req.byte_mask covers 128 bytes */
+
+int l2_params_check(const struct l2_params *p, const char *group, struct sim_err *err)
+{
+	char g[128];
+	uint32_t sectors;
+
+	snprintf(g, sizeof g, "%s.cache", group);
+	if (cache_params_check(&p->cache, g, err) != 0)
+		return -1;
+	if (p->cache.line_bytes > L2_REQ_LINE_BYTES)
+		return sim_err_set(err, NULL, 0, "%s.line_bytes: at most %u (the request byte mask), "
+				   "got %u", g, L2_REQ_LINE_BYTES, p->cache.line_bytes);
+	sectors = p->cache.line_bytes / p->cache.sector_bytes;
+	if (p->miss_queue < 2 * sectors)
+		return sim_err_set(err, NULL, 0, "%s.miss_queue: at least 2 x sectors per line (%u) "
+				   "so a line miss can queue its reads and a victim's write-backs, "
+				   "got %u", group, 2 * sectors, p->miss_queue);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * State
+ */
+
+enum l2_acc_state { ACC_FREE, ACC_QUEUED, ACC_AT_MC, ACC_FILL_WAIT, ACC_STATE_COUNT };
+
+/* One 32 B DRAM access in flight; its address is the mc_access ctx. */
+struct l2_acc {
+	struct l2 *owner;
+	struct mc_access ma;      /* as sent; ma.ctx == this */
+	uint32_t sector;          /* index in the line (reads) */
+	enum l2_acc_state state;
+	cycle_t ready;            /* FILL_WAIT: L2 cycle the sector is readable */
+	struct l2_acc *next;      /* free list or fill queue */
+};
+
+#define L2_ACC_CHUNK 64 /* records per pool growth: one growth covers 16 line misses */
+
+struct l2_acc_chunk {
+	struct l2_acc_chunk *next;
+	struct l2_acc a[L2_ACC_CHUNK];
+};
+
+/* Why the head of `in` waits: X(ENUM_SUFFIX, "name"). */
+#define L2_STALLS(X)                          \
+	X(NONE, "none")                       \
+	X(MSHR_FULL, "mshr_full")             \
+	X(MERGE_LIMIT, "merge_limit")         \
+	X(NO_LINE, "no_line")                 \
+	X(MISS_QUEUE_FULL, "miss_queue_full") \
+	X(REPLY_FULL, "reply_full")
+
+enum l2_stall {
+#define L2_STALL_ENUM(e, s) L2_STALL_##e,
+	L2_STALLS(L2_STALL_ENUM)
+#undef L2_STALL_ENUM
+	L2_STALL_COUNT
+};
+
+static const char *const stall_names[L2_STALL_COUNT] = {
+#define L2_STALL_NAME(e, s) s,
+	L2_STALLS(L2_STALL_NAME)
+#undef L2_STALL_NAME
+};
+
+/* A reply-queue slot: one hit or store, or the chain of requests one fill satisfied. */
+struct l2_reply {
+	cycle_t ready;
+	struct mem_req *chain; /* linked by ->merged */
+};
+
+struct l2 {
+	struct l2_params p;
+	uint32_t id;
+	char *prefix;
+	struct clock *clk;
+	struct clock_unit *unit;
+	struct link *in, *reply_out;
+	struct mc **mcs;
+	struct addrmap *map;
+	struct cache *c;
+	struct mshr *m;
+	const struct cache_geom *g;
+
+	/* tracking records */
+	struct l2_acc_chunk *chunks;
+	struct l2_acc *acc_free;
+	uint64_t acc_total;       /* records allocated */
+	uint64_t acc_count[ACC_STATE_COUNT];
+
+	/* miss queue: ring of records waiting for an MC */
+	struct l2_acc **mq;
+	uint32_t mq_head, mq_n;
+	cycle_t *ch_refused;      /* [channels]: cycle the channel last refused */
+
+	/* fill queue: FIFO by ready cycle */
+	struct l2_acc *fq_head, *fq_tail;
+
+	/* reply pipeline */
+	struct l2_reply *rq;
+	uint32_t rq_cap, rq_head, rq_n;
+	bool reply_blocked;       /* reply_out refused this cycle: its pop wakes us */
+
+	/* the head of `in` */
+	struct mem_req *head_seen;   /* counted by cache_access already */
+	enum l2_stall stall;
+	cycle_t stall_at;
+
+	uint64_t inside;          /* accepted requests not yet pushed on reply_out */
+	struct l2_stats st;
+	struct stats_dist *lat_hit, *lat_miss, *lat_store;
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Tracking records, miss queue, fill queue, reply queue
+ */
+
+static struct l2_acc *acc_alloc(struct l2 *l2)
+{
+	struct l2_acc *a;
+
+	if (l2->acc_free == NULL) {
+		struct l2_acc_chunk *ch = xcalloc(1, sizeof *ch);
+		uint32_t i;
+
+		ch->next = l2->chunks;
+		l2->chunks = ch;
+		for (i = 0; i < L2_ACC_CHUNK; i++) {
+			ch->a[i].owner = l2;
+			ch->a[i].state = ACC_FREE;
+			ch->a[i].next = l2->acc_free;
+			l2->acc_free = &ch->a[i];
+		}
+		l2->acc_total += L2_ACC_CHUNK;
+		l2->acc_count[ACC_FREE] += L2_ACC_CHUNK;
+	}
+	a = l2->acc_free;
+	l2->acc_free = a->next;
+	a->next = NULL;
+	return a;
+}
+
+static void acc_set(struct l2 *l2, struct l2_acc *a, enum l2_acc_state s)
+{
+	l2->acc_count[a->state]--;
+	l2->acc_count[s]++;
+	a->state = s;
+}
+
+static void acc_free(struct l2 *l2, struct l2_acc *a)
+{
+	acc_set(l2, a, ACC_FREE);
+	memset(&a->ma, 0, sizeof a->ma);
+	a->next = l2->acc_free;
+	l2->acc_free = a;
+}
+
+static uint32_t mq_free(const struct l2 *l2)
+{
+	return l2->p.miss_queue - l2->mq_n;
+}
+
+/* Queues a 32 B access to sector address addr; the caller checked the room. */
+static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool partial)
+{
+	struct l2_acc *a = acc_alloc(l2);
+
+	SIM_ASSERT(l2->mq_n < l2->p.miss_queue);
+	a->ma.addr = addr;
+	addrmap_decode(l2->map, addr, &a->ma.da);
+	a->ma.is_write = is_write;
+	a->ma.partial = partial;
+	a->ma.ctx = a;
+	acc_set(l2, a, ACC_QUEUED);
+	l2->mq[(l2->mq_head + l2->mq_n++) % l2->p.miss_queue] = a;
+	return a;
+}
+
+static bool rq_has_room(const struct l2 *l2)
+{
+	return l2->rq_n < l2->rq_cap;
+}
+
+static void rq_push(struct l2 *l2, cycle_t ready, struct mem_req *chain)
+{
+	struct l2_reply *s;
+
+	SIM_ASSERT(l2->rq_n < l2->rq_cap && chain != NULL);
+	s = &l2->rq[(l2->rq_head + l2->rq_n++) % l2->rq_cap];
+	s->ready = ready;
+	s->chain = chain;
+}
+
+static struct l2_reply *rq_at(const struct l2 *l2, uint32_t i)
+{
+	return &l2->rq[(l2->rq_head + i) % l2->rq_cap];
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Misses and write-backs
+ */
+
+static addr_t line_addr(const struct l2 *l2, addr_t a)
+{
+	return a & ~(addr_t)(l2->g->line_bytes - 1);
+}
+
+/* The victim's dirty sectors become DRAM writes; a sector with only some bytes written is a
+ * partial write (read-modify-write under inline ECC). */
+static void writeback_victim(struct l2 *l2, const struct cache_line_info *v)
+{
+	uint32_t s;
+
+	if (!v->present || v->dirty == 0)
+		return;
+	for (s = 0; s < l2->g->sectors; s++) {
+		struct cache_bytes sb;
+		bool partial = false;
+		uint32_t w;
+
+		if (!((v->dirty >> s) & 1))
+			continue;
+		sb = cache_sector_bytes(l2->c, 1u << s);
+		for (w = 0; w < CACHE_MAX_LINE_BYTES / 64; w++)
+			if ((v->bytes.w[w] & sb.w[w]) != sb.w[w])
+				partial = true;
+		mq_push(l2, v->addr + (addr_t)s * l2->g->sector_bytes, true, partial);
+		l2->st.writebacks++;
+		if (partial)
+			l2->st.writebacks_partial++;
+	}
+}
+
+static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
+{
+	uint32_t s;
+
+	for (s = 0; s < l2->g->sectors; s++) {
+		if ((fetch >> s) & 1) {
+			struct l2_acc *a = mq_push(l2, line + (addr_t)s * l2->g->sector_bytes, false,
+						   false);
+
+			a->sector = s;
+			l2->st.dram_reads++;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * (1) Lookup
+ */
+
+static bool req_bytes(const struct mem_req *r, struct cache_bytes *b)
+{
+	memset(b, 0, sizeof *b);
+	b->w[0] = r->byte_mask[0];
+	b->w[1] = r->byte_mask[1];
+	return !cache_bytes_empty(b);
+}
+
+static void count_outcome(struct l2 *l2, enum cache_outcome o)
+{
+	l2->st.accesses++;
+	if (o == CACHE_HIT)
+		l2->st.hits++;
+	else if (o == CACHE_SECTOR_MISS)
+		l2->st.sector_misses++;
+	else
+		l2->st.line_misses++;
+}
+
+/* Tries to accept r, the visible head of `in`. Returns L2_STALL_NONE when it was accepted (the
+ * caller pops it), else the reason; a refusal changes nothing but counters. */
+static enum l2_stall try_accept(struct l2 *l2, struct mem_req *r, cycle_t visible, cycle_t now)
+{
+	struct cache_bytes bytes;
+	const struct cache_bytes *bp;
+	struct cache_lookup lk;
+	struct cache_line_info victim;
+	tick_t tnow = clock_tick_of(l2->clk, now);
+	addr_t line = line_addr(l2, r->addr);
+	uint32_t sectors = r->sector_mask;
+	bool has_bytes = req_bytes(r, &bytes);
+
+	SIM_ASSERT(sectors != 0 && (sectors & ~l2->g->full_mask) == 0);
+	SIM_ASSERT(r->type == MEM_REQ_LOAD || r->type == MEM_REQ_STORE);
+	bp = has_bytes ? &bytes : NULL;
+	/* A load may name the bytes it needs (then exactly in its sectors); a store must. */
+	SIM_ASSERT(!has_bytes || cache_sectors_of(l2->c, &bytes) == sectors);
+	SIM_ASSERT(r->type == MEM_REQ_LOAD || has_bytes);
+	if (l2->head_seen != r) {
+		cache_access(l2->c, line, sectors, bp, &lk);
+		l2->head_seen = r;
+	} else {
+		cache_probe(l2->c, line, sectors, bp, &lk);
+	}
+
+	if (r->type == MEM_REQ_STORE) {
+		if (!rq_has_room(l2))
+			return L2_STALL_REPLY_FULL;
+		if (lk.outcome == CACHE_LINE_MISS) {
+			if (mq_free(l2) < l2->g->sectors)
+				return L2_STALL_MISS_QUEUE_FULL;
+			if (cache_allocate(l2->c, line, 0, &victim) < 0)
+				return L2_STALL_NO_LINE;
+			writeback_victim(l2, &victim);
+		}
+		req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
+		cache_write(l2->c, line, &bytes);
+		count_outcome(l2, lk.outcome);
+		l2->st.stores++;
+		r->merged = NULL;
+		rq_push(l2, now + l2->p.hit_latency_cycles, r);
+		return L2_STALL_NONE;
+	}
+
+	if (lk.outcome == CACHE_HIT) {
+		if (!rq_has_room(l2))
+			return L2_STALL_REPLY_FULL;
+		req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
+		count_outcome(l2, lk.outcome);
+		l2->st.loads++;
+		r->merged = NULL;
+		rq_push(l2, now + l2->p.hit_latency_cycles, r);
+		return L2_STALL_NONE;
+	}
+
+	/* A load miss. */
+	{
+		uint32_t need = lk.miss, fetch = 0, fetch2 = 0, want;
+		enum mshr_result res = mshr_probe(l2->m, line, need, &fetch), res2;
+
+		if (res == MSHR_FULL || res == MSHR_MERGE_FULL) {
+			res2 = mshr_add(l2->m, r, need, NULL); /* counts the refusal in the MSHR */
+			SIM_ASSERT(res2 == res);
+			return res == MSHR_FULL ? L2_STALL_MSHR_FULL : L2_STALL_MERGE_LIMIT;
+		}
+		want = (uint32_t)__builtin_popcount(fetch);
+		if (lk.outcome == CACHE_LINE_MISS)
+			want += l2->g->sectors;
+		if (mq_free(l2) < want)
+			return L2_STALL_MISS_QUEUE_FULL;
+		if (lk.outcome == CACHE_LINE_MISS) {
+			/* Nothing of an absent line can be in flight: its fill would find no line. */
+			SIM_ASSERT(res == MSHR_NEW && fetch == need);
+			if (cache_allocate(l2->c, line, fetch, &victim) < 0)
+				return L2_STALL_NO_LINE;
+			writeback_victim(l2, &victim);
+		} else if (fetch != 0) {
+			cache_reserve(l2->c, line, fetch);
+		}
+		req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
+		res2 = mshr_add(l2->m, r, need, &fetch2);
+		SIM_ASSERT(res2 == res && fetch2 == fetch);
+		if (res != MSHR_NEW)
+			l2->st.mshr_merges++;
+		queue_reads(l2, line, fetch);
+		req_enter(r, MEM_STAGE_L2_MISS, tnow);
+		count_outcome(l2, lk.outcome);
+		l2->st.loads++;
+		return L2_STALL_NONE;
+	}
+}
+
+static void charge_stall(struct l2 *l2, cycle_t now)
+{
+	uint64_t *ctr[L2_STALL_COUNT] = {
+		NULL, &l2->st.stall_mshr_full, &l2->st.stall_merge_limit, &l2->st.stall_no_line,
+		&l2->st.stall_miss_queue_full, &l2->st.stall_reply_full,
+	};
+
+	if (l2->stall != L2_STALL_NONE) {
+		*ctr[l2->stall] += now - l2->stall_at;
+		l2->stall = L2_STALL_NONE;
+	}
+}
+
+static void l2_lookups(struct l2 *l2, cycle_t now)
+{
+	uint32_t i;
+
+	for (i = 0; i < l2->p.lookups_per_cycle; i++) {
+		struct mem_req *r = link_peek(l2->in);
+		enum l2_stall why;
+		cycle_t visible;
+
+		if (r == NULL)
+			break;
+		visible = link_head_ready(l2->in);
+		charge_stall(l2, now);
+		why = try_accept(l2, r, visible, now);
+		if (why != L2_STALL_NONE) {
+			l2->stall = why;
+			l2->stall_at = now;
+			break;
+		}
+		SIM_ASSERT(link_pop(l2->in) == r);
+		l2->head_seen = NULL;
+		l2->inside++;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * (0) Fill port, (2) miss-queue drain, (3) replies
+ */
+
+static void l2_fill_port(struct l2 *l2, cycle_t now)
+{
+	uint32_t n = 0;
+	struct l2_acc *a;
+
+	while ((a = l2->fq_head) != NULL && a->ready <= now && n < l2->p.fills_per_cycle &&
+	       rq_has_room(l2)) {
+		addr_t line = line_addr(l2, a->ma.addr);
+		struct mem_req *chain, *r;
+
+		l2->fq_head = a->next;
+		if (l2->fq_head == NULL)
+			l2->fq_tail = NULL;
+		cache_fill(l2->c, line, 1u << a->sector);
+		chain = mshr_fill(l2->m, line, 1u << a->sector);
+		for (r = chain; r != NULL; r = r->merged)
+			req_enter(r, MEM_STAGE_L2_FILL, clock_tick_of(l2->clk, now));
+		if (chain != NULL)
+			rq_push(l2, now + l2->p.hit_latency_cycles, chain);
+		acc_free(l2, a);
+		l2->st.fills++;
+		n++;
+	}
+	for (a = l2->fq_head; a != NULL && a->ready <= now; a = a->next)
+		l2->st.fill_stalls++;
+}
+
+static void l2_drain(struct l2 *l2, cycle_t now)
+{
+	uint32_t i, kept = 0, n = l2->mq_n, cap = l2->p.miss_queue;
+
+	for (i = 0; i < n; i++) {
+		struct l2_acc *a = l2->mq[(l2->mq_head + i) % cap];
+		uint32_t ch = a->ma.da.ch;
+
+		if (l2->ch_refused[ch] != now) {
+			if (mc_try_enqueue(l2->mcs[ch], &a->ma)) {
+				acc_set(l2, a, ACC_AT_MC);
+				continue;
+			}
+			l2->ch_refused[ch] = now;
+			l2->st.mq_refusals++;
+		}
+		l2->mq[(l2->mq_head + kept++) % cap] = a;
+	}
+	l2->mq_n = kept;
+}
+
+static void l2_replies(struct l2 *l2, cycle_t now)
+{
+	tick_t period = clock_period(l2->clk);
+
+	l2->reply_blocked = false;
+	while (l2->rq_n > 0 && rq_at(l2, 0)->ready <= now) {
+		struct l2_reply *s = rq_at(l2, 0);
+
+		while (s->chain != NULL) {
+			struct mem_req *r = s->chain, *next = r->merged;
+			cycle_t lat = now - r->stamp[MEM_STAGE_L2_ACCESS] / period;
+			struct stats_dist *d;
+
+			r->merged = NULL;
+			r->is_reply = true;
+			if (!link_try_push(l2->reply_out, r)) {
+				r->merged = next;
+				r->is_reply = false;
+				l2->st.reply_stalls++;
+				l2->reply_blocked = true;
+				return;
+			}
+			if (r->type == MEM_REQ_STORE)
+				d = l2->lat_store;
+			else if (r->stamp[MEM_STAGE_L2_MISS] != TICK_NEVER)
+				d = l2->lat_miss;
+			else
+				d = l2->lat_hit;
+			if (d != NULL)
+				stats_dist_add(d, (double)lat);
+			l2->st.replies++;
+			l2->inside--;
+			s->chain = next;
+		}
+		l2->rq_head = (l2->rq_head + 1) % l2->rq_cap;
+		l2->rq_n--;
+	}
+}
+
+static cycle_t min_cycle(cycle_t a, cycle_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Sleeps until the next cycle anything can happen here; stays awake if that is the next one. */
+static void l2_sleep(struct l2 *l2, cycle_t now)
+{
+	cycle_t next = CYCLE_NEVER, h;
+
+	if (l2->mq_n > 0)
+		next = now + 1;  /* retry the MCs every cycle (see the drain note at the top) */
+	if (l2->fq_head != NULL)
+		next = min_cycle(next, l2->fq_head->ready > now ? l2->fq_head->ready : now + 1);
+	if (l2->rq_n > 0 && !l2->reply_blocked)
+		next = min_cycle(next, rq_at(l2, 0)->ready > now ? rq_at(l2, 0)->ready : now + 1);
+	/* reply_blocked: reply_out wakes us when it pops (we are its producer). */
+	h = link_head_ready(l2->in);
+	if (h != CYCLE_NEVER) {
+		switch (l2->stall) {
+		case L2_STALL_NONE:
+			next = min_cycle(next, h > now ? h : now + 1);
+			break;
+		case L2_STALL_REPLY_FULL:
+			if (rq_has_room(l2))
+				next = now + 1;
+			break;
+		default:
+			/* MSHR, merge limit, no line: only a fill frees them (fill queue above, or
+			 * l2_dram_done wakes us); miss queue full: the queue is retried above. */
+			break;
+		}
+	}
+	if (next == CYCLE_NEVER)
+		clock_sleep(l2->unit);
+	else if (next > now + 1)
+		clock_sleep_until(l2->unit, next);
+}
+
+static void l2_tick(void *unit, cycle_t now)
+{
+	struct l2 *l2 = unit;
+
+	l2_fill_port(l2, now);
+	l2_lookups(l2, now);
+	l2_drain(l2, now);
+	l2_replies(l2, now);
+	l2_sleep(l2, now);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * DRAM completions
+ */
+
+struct l2 *l2_access_owner(const struct mc_access *a)
+{
+	const struct l2_acc *acc = a->ctx;
+
+	SIM_ASSERT(acc != NULL && acc->owner != NULL);
+	return acc->owner;
+}
+
+void l2_dram_done(struct l2 *l2, const struct mc_access *a, cycle_t done)
+{
+	struct l2_acc *acc = a->ctx;
+
+	(void)done; /* the L2 clock's current cycle is the edge this completion lands after */
+	SIM_ASSERT(acc != NULL && acc->owner == l2 && acc->state == ACC_AT_MC);
+	SIM_ASSERT(acc->ma.is_write == a->is_write && acc->ma.addr == a->addr);
+	if (acc->ma.is_write) {
+		acc_free(l2, acc);
+		return;
+	}
+	acc->ready = clock_cycle(l2->clk) + l2->p.fill_latency_cycles;
+	acc->next = NULL;
+	acc_set(l2, acc, ACC_FILL_WAIT);
+	if (l2->fq_tail != NULL)
+		l2->fq_tail->next = acc;
+	else
+		l2->fq_head = acc;
+	l2->fq_tail = acc;
+	clock_wake_at(l2->unit, acc->ready);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Create / destroy / queries
+ */
+
+static void register_stats(struct l2 *l2, struct stats *st, const char *prefix)
+{
+	static const struct stats_counter_def counters[] = {
+#define C(f, d) STATS_COUNTER_DEF(struct l2_stats, f, d)
+		C(accesses, "requests accepted from the crossbar"),
+		C(loads, "loads accepted"),
+		C(stores, "stores accepted (write-allocate without fetch)"),
+		C(hits, "accepted with every requested sector (load) or the line (store) present"),
+		C(sector_misses, "accepted with the line present, some requested sector or byte not"),
+		C(line_misses, "accepted with the line absent"),
+		C(mshr_merges, "load misses that joined an MSHR entry in flight"),
+		C(stall_mshr_full, "cycles the head request waited: no free MSHR entry"),
+		C(stall_merge_limit, "cycles the head request waited: MSHR entry at its merge limit"),
+		C(stall_no_line, "cycles the head request waited: every way of its set reserved"),
+		C(stall_miss_queue_full, "cycles the head request waited: miss queue full"),
+		C(stall_reply_full, "cycles the head request waited: reply pipeline full"),
+		C(fills, "sectors written by the fill port"),
+		C(fill_stalls, "fill-cycles a readable sector waited for the fill port"),
+		C(dram_reads, "32 B reads sent to DRAM"),
+		C(writebacks, "dirty sectors written back to DRAM"),
+		C(writebacks_partial, "of those, sectors with only some bytes written"),
+		C(mq_refusals, "miss-queue accesses refused by a memory controller (per attempt)"),
+		C(replies, "replies pushed to the crossbar"),
+		C(reply_stalls, "cycles the crossbar refused a ready reply"),
+#undef C
+	};
+	char name[256];
+
+	stats_counters(st, prefix, &l2->st, counters, sizeof counters / sizeof counters[0]);
+	/* 8-cycle bins up to 8192 cycles; the registry counts overflow. */
+	snprintf(name, sizeof name, "%s.latency_hit", prefix);
+	l2->lat_hit = stats_dist(st, name, "load hits: L2 cycles from visible to reply pushed",
+				 0.0, 8192.0, 1024);
+	snprintf(name, sizeof name, "%s.latency_miss", prefix);
+	l2->lat_miss = stats_dist(st, name, "load misses (MSHR): L2 cycles from visible to reply "
+				  "pushed", 0.0, 8192.0, 1024);
+	snprintf(name, sizeof name, "%s.latency_store", prefix);
+	l2->lat_store = stats_dist(st, name, "stores: L2 cycles from visible to ack pushed",
+				   0.0, 8192.0, 1024);
+}
+
+struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, struct link *in,
+		     struct link *reply_out, struct mc **mcs, struct addrmap *map, uint64_t seed,
+		     struct stats *st, const char *prefix)
+{
+	struct sim_err err;
+	struct l2 *l2;
+	char name[256];
+	uint32_t i;
+
+	memset(&err, 0, sizeof err);
+	SIM_ASSERT(l2_params_check(p, "l2", &err) == 0);
+	SIM_ASSERT(p->hit_latency_cycles >= 1 && p->fill_latency_cycles >= 1);
+	SIM_ASSERT(p->lookups_per_cycle >= 1 && p->fills_per_cycle >= 1);
+	SIM_ASSERT(clk != NULL && in != NULL && reply_out != NULL && mcs != NULL && map != NULL);
+	l2 = xcalloc(1, sizeof *l2);
+	l2->p = *p;
+	l2->id = id;
+	l2->prefix = xstrdup(prefix != NULL ? prefix : "l2");
+	l2->clk = clk;
+	l2->in = in;
+	l2->reply_out = reply_out;
+	l2->mcs = mcs;
+	l2->map = map;
+	snprintf(name, sizeof name, "%s.cache", l2->prefix);
+	l2->c = cache_create(&p->cache, seed, st, name);
+	l2->g = cache_geom(l2->c);
+	snprintf(name, sizeof name, "%s.mshr", l2->prefix);
+	l2->m = mshr_create(&p->mshr, l2->g->line_bytes, l2->g->sector_bytes, st, name);
+	l2->mq = xcalloc(p->miss_queue, sizeof *l2->mq);
+	l2->ch_refused = xcalloc(map->g.channels, sizeof *l2->ch_refused);
+	for (i = 0; i < map->g.channels; i++)
+		l2->ch_refused[i] = CYCLE_NEVER;
+	/* Never full while reply_out keeps up: each cycle adds at most lookups + fills slots,
+	 * each leaves hit_latency cycles later. */
+	l2->rq_cap = (p->lookups_per_cycle + p->fills_per_cycle) * (p->hit_latency_cycles + 1);
+	l2->rq = xcalloc(l2->rq_cap, sizeof *l2->rq);
+	l2->stall = L2_STALL_NONE;
+	l2->unit = clock_attach(clk, l2->prefix, l2_tick, l2);
+	link_set_consumer(in, l2->unit);
+	link_set_producer(reply_out, l2->unit);
+	if (st != NULL)
+		register_stats(l2, st, l2->prefix);
+	return l2;
+}
+
+void l2_destroy(struct l2 *l2)
+{
+	struct l2_acc_chunk *ch, *next;
+
+	if (l2 == NULL)
+		return;
+	for (ch = l2->chunks; ch != NULL; ch = next) {
+		next = ch->next;
+		free(ch);
+	}
+	cache_destroy(l2->c);
+	mshr_destroy(l2->m);
+	free(l2->mq);
+	free(l2->ch_refused);
+	free(l2->rq);
+	free(l2->prefix);
+	free(l2);
+}
+
+struct clock_unit *l2_unit(struct l2 *l2)
+{
+	return l2->unit;
+}
+
+bool l2_is_idle(const struct l2 *l2)
+{
+	return l2->inside == 0 && l2->acc_count[ACC_FREE] == l2->acc_total && l2->mq_n == 0 &&
+	       l2->fq_head == NULL && l2->rq_n == 0;
+}
+
+const struct l2_stats *l2_stats(const struct l2 *l2)
+{
+	return &l2->st;
+}
+
+struct cache *l2_cache(struct l2 *l2)
+{
+	return l2->c;
+}
+
+struct mshr *l2_mshr(struct l2 *l2)
+{
+	return l2->m;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Check and dump
+ */
+
+void l2_check(const struct l2 *l2)
+{
+	const struct l2_acc_chunk *ch;
+	const struct l2_acc *a;
+	uint64_t n[ACC_STATE_COUNT] = { 0 }, reads = 0, fq = 0, inq = 0;
+	cycle_t last = 0;
+	uint32_t i;
+
+	cache_check(l2->c);
+	mshr_check(l2->m);
+	for (ch = l2->chunks; ch != NULL; ch = ch->next) {
+		for (i = 0; i < L2_ACC_CHUNK; i++) {
+			struct cache_line_info li;
+			addr_t line;
+
+			a = &ch->a[i];
+			SIM_ASSERT(a->owner == l2 && a->state < ACC_STATE_COUNT);
+			n[a->state]++;
+			if (a->state == ACC_FREE || a->ma.is_write)
+				continue;
+			SIM_ASSERT(a->ma.ctx == a);
+			reads++;
+			line = line_addr(l2, a->ma.addr);
+			SIM_ASSERT(cache_line(l2->c, line, &li));
+			SIM_ASSERT((li.pending >> a->sector) & 1);
+			SIM_ASSERT((mshr_pending(l2->m, line) >> a->sector) & 1);
+		}
+	}
+	for (i = 0; i < ACC_STATE_COUNT; i++)
+		SIM_ASSERT(n[i] == l2->acc_count[i]);
+	SIM_ASSERT(n[ACC_FREE] + n[ACC_QUEUED] + n[ACC_AT_MC] + n[ACC_FILL_WAIT] == l2->acc_total);
+	SIM_ASSERT(l2->mq_n <= l2->p.miss_queue && l2->mq_n == n[ACC_QUEUED]);
+	for (i = 0; i < l2->mq_n; i++)
+		SIM_ASSERT(l2->mq[(l2->mq_head + i) % l2->p.miss_queue]->state == ACC_QUEUED);
+	for (a = l2->fq_head; a != NULL; a = a->next) {
+		SIM_ASSERT(a->state == ACC_FILL_WAIT && a->ready >= last);
+		last = a->ready;
+		if (a->next == NULL)
+			SIM_ASSERT(a == l2->fq_tail);
+		fq++;
+	}
+	SIM_ASSERT(fq == n[ACC_FILL_WAIT]);
+	if (l2->p.mshr.granularity == MSHR_GRAN_SECTOR)
+		SIM_ASSERT(reads == mshr_used(l2->m));
+	SIM_ASSERT(l2->rq_n <= l2->rq_cap);
+	last = 0;
+	for (i = 0; i < l2->rq_n; i++) {
+		const struct l2_reply *s = rq_at(l2, i);
+		const struct mem_req *r;
+
+		SIM_ASSERT(s->chain != NULL && s->ready >= last);
+		last = s->ready;
+		for (r = s->chain; r != NULL; r = r->merged)
+			inq++;
+	}
+	SIM_ASSERT(l2->inside == mshr_waiting(l2->m) + inq);
+}
+
+void l2_dump(const struct l2 *l2, FILE *out)
+{
+	const struct l2_acc *a;
+	struct mem_req *h = link_peek(l2->in);
+	uint32_t i;
+
+	fprintf(out, "%s: cycle %" PRIu64 ", inside %" PRIu64 ", miss queue %u/%u, reply queue "
+		"%u/%u%s, records %" PRIu64 " (queued %" PRIu64 ", at mc %" PRIu64 ", fill wait %"
+		PRIu64 ")\n", l2->prefix, clock_cycle(l2->clk), l2->inside, l2->mq_n,
+		l2->p.miss_queue, l2->rq_n, l2->rq_cap, l2->reply_blocked ? " (blocked)" : "",
+		l2->acc_total, l2->acc_count[ACC_QUEUED], l2->acc_count[ACC_AT_MC],
+		l2->acc_count[ACC_FILL_WAIT]);
+	fprintf(out, "  head of in: ");
+	if (h != NULL)
+		fprintf(out, "req %" PRIu64 " %s 0x%" PRIx64 " sectors 0x%x", h->id,
+			mem_req_type_name(h->type), h->addr, h->sector_mask);
+	else
+		fprintf(out, "none visible (next at %" PRIu64 ")", link_head_ready(l2->in));
+	if (l2->stall != L2_STALL_NONE)
+		fprintf(out, ", stalled (%s) since cycle %" PRIu64, stall_names[l2->stall],
+			l2->stall_at);
+	fprintf(out, "\n");
+	for (i = 0; i < l2->mq_n && i < 16; i++) {
+		a = l2->mq[(l2->mq_head + i) % l2->p.miss_queue];
+		fprintf(out, "  mq[%u] %s 0x%" PRIx64 " ch %u\n", i, a->ma.is_write ? "WR" : "RD",
+			a->ma.addr, a->ma.da.ch);
+	}
+	for (a = l2->fq_head, i = 0; a != NULL && i < 16; a = a->next, i++)
+		fprintf(out, "  fill 0x%" PRIx64 " ready %" PRIu64 "\n", a->ma.addr, a->ready);
+	mshr_dump(l2->m, out);
+	cache_dump(l2->c, out);
+}

@@ -1,0 +1,139 @@
+/*
+ * l2.h - one L2 slice: a sectored, write-back, write-allocate (without fetch) cache in front of
+ * the DRAM controllers, with its MSHR, miss queue, fill port and reply pipeline.
+ *
+ * A slice is one clock unit of the L2 domain. Requests arrive on the `in` link (from the
+ * crossbar), replies (load data, store acks) leave on `reply_out`. Misses and dirty write-backs
+ * leave as 32 B accesses to the memory controllers (mc_try_enqueue); the integrator's
+ * mc_done_fn hands each completion back with l2_dram_done. See l2.c for the request flow, the
+ * latency formulas and what is not modelled.
+ *
+ * Ownership: a request belongs to the slice from link_pop on `in` until it is pushed on
+ * reply_out (the same struct mem_req comes back up as the reply: is_reply set). The slice never
+ * allocates or frees requests. Every DRAM access carries in mc_access.ctx a tracking record
+ * owned by the slice (never NULL, never freed before l2_dram_done).
+ */
+#ifndef SIM_L2_H
+#define SIM_L2_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cache.h"
+#include "cfg.h"
+#include "log.h"
+#include "mshr.h"
+#include "stats.h"
+#include "types.h"
+
+struct addrmap;
+struct clock;
+struct link;
+struct mc;
+struct mc_access;
+struct mem_req;
+
+/*
+ * l2: the slice parameters. cache.size_kb is the capacity of ONE slice (a 40 MB L2 of 80
+ * slices has cache.size_kb = 512).
+ *
+ * Configuration: l2_fields covers only the scalar keys below (the group "l2"). The nested
+ * structs are separate groups registered by the integrator with the tables of their own units,
+ * at the offset of the nested struct:
+ *   { "l2",       ..., l2_fields,    l2_nfields,    offsetof(P, l2) },
+ *   { "l2.cache", ..., cache_fields, cache_nfields, offsetof(P, l2.cache) },
+ *   { "l2.mshr",  ..., mshr_fields,  mshr_nfields,  offsetof(P, l2.mshr) },
+ * (the cfg schema lists parents before children). Then call l2_params_check.
+ */
+struct l2_params {
+	struct cache_params cache;    /* per slice */
+	struct mshr_params mshr;      /* per slice */
+	uint32_t hit_latency_cycles;  /* tag + data, L2 cycles, request visible -> reply pushed */
+	uint32_t fill_latency_cycles; /* DRAM data returned -> sector readable, L2 cycles */
+	uint32_t lookups_per_cycle;   /* tag lookups (requests taken from `in`) per cycle */
+	uint32_t fills_per_cycle;     /* sectors written by the fill port per cycle */
+	uint32_t miss_queue;          /* 32 B accesses (reads and write-backs) waiting for the MCs */
+};
+
+extern const struct cfg_field l2_fields[];
+extern const size_t l2_nfields;
+#define L2_NFIELDS 5 /* entries of l2_fields[] (checked in the .c) */
+
+/* What the field ranges cannot check: cache_params_check of p->cache (as "<group>.cache"),
+ * lines of at most 128 B (the width of mem_req.byte_mask), and a miss queue that holds one
+ * line's fetch plus one victim's write-back (2 x sectors per line; a smaller one could never
+ * take a line miss that evicts a fully dirty line). Returns 0, or -1 with err filled. */
+int l2_params_check(const struct l2_params *p, const char *group, struct sim_err *err);
+
+/* Counters, registered as <prefix>.<name>. */
+struct l2_stats {
+	uint64_t accesses;        /* requests accepted (taken from `in`) */
+	uint64_t loads;
+	uint64_t stores;
+	uint64_t hits;            /* loads served from the array, stores to a present line */
+	uint64_t sector_misses;   /* line present, some requested sector (or byte) not */
+	uint64_t line_misses;     /* line absent */
+	uint64_t mshr_merges;     /* loads that joined an MSHR entry in flight */
+	uint64_t stall_mshr_full; /* cycles the head of `in` waited: no free MSHR entry */
+	uint64_t stall_merge_limit; /* ... an MSHR entry at its merge limit */
+	uint64_t stall_no_line;   /* ... every way of the set reserved */
+	uint64_t stall_miss_queue_full; /* ... no room in the miss queue */
+	uint64_t stall_reply_full;  /* ... no room in the reply pipeline (reply_out backed up) */
+	uint64_t fills;           /* sectors written by the fill port */
+	uint64_t fill_stalls;     /* fill-cycles a readable fill waited for the fill port */
+	uint64_t dram_reads;      /* 32 B reads sent to the MCs */
+	uint64_t writebacks;      /* dirty sectors written back to DRAM */
+	uint64_t writebacks_partial; /* of those, sectors with only some bytes written */
+	uint64_t mq_refusals;     /* mc_try_enqueue refusals (per attempt) */
+	uint64_t replies;         /* replies pushed on reply_out */
+	uint64_t reply_stalls;    /* cycles reply_out refused a ready reply */
+};
+
+struct l2;
+
+/*
+ * Creates slice `id`, a unit of clk (the L2 domain). It consumes `in` and produces on reply_out
+ * (the slice registers itself as reply_out's producer so a full link wakes it when it drains). mcs[ch] is the controller of
+ * DRAM channel ch as map decodes it; map is shared (addrmap_decode counts wrapped addresses).
+ * seed feeds the cache's random replacement. Statistics under prefix ("l2s7"), the cache's
+ * under "<prefix>.cache", the MSHR's under "<prefix>.mshr" (st may be NULL: none). p must pass
+ * l2_params_check (SIM_ASSERT) and is copied. Everything is allocated here except DRAM tracking
+ * records, which grow in chunks up to the peak of accesses in flight and are reused. Never NULL.
+ *
+ * The slice becomes the consumer of `in` (link_set_consumer): create `in` on clk with consumer
+ * NULL; a push then wakes the slice at the cycle the item becomes visible.
+ */
+struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, struct link *in,
+		     struct link *reply_out, struct mc **mcs, struct addrmap *map, uint64_t seed,
+		     struct stats *st, const char *prefix);
+/* Frees the slice, its cache, MSHR and tracking records. Requests still inside are the
+ * caller's (check l2_is_idle first). NULL is a no-op. */
+void l2_destroy(struct l2 *l2);
+
+/* The slice's clock unit. */
+struct clock_unit *l2_unit(struct l2 *l2);
+
+/* The slice that sent access a (from its ctx): the integrator's mc_done_fn calls
+ * l2_dram_done(l2_access_owner(a), a, done). */
+struct l2 *l2_access_owner(const struct mc_access *a);
+/* Access a, sent by this slice, completed at DRAM cycle done (the mc_done_fn's `done`, called
+ * from the DRAM domain's edge). A read's sector becomes readable fill_latency_cycles L2 cycles
+ * after the L2 cycle current now, then waits for the fill port; a write just retires. Wakes the
+ * slice as needed. */
+void l2_dram_done(struct l2 *l2, const struct mc_access *a, cycle_t done);
+
+/* True when nothing is inside: no request accepted and unreplied, no access queued or at an MC,
+ * no fill waiting. (Requests still in `in` are the link's.) */
+bool l2_is_idle(const struct l2 *l2);
+const struct l2_stats *l2_stats(const struct l2 *l2);
+struct cache *l2_cache(struct l2 *l2);
+struct mshr *l2_mshr(struct l2 *l2);
+
+/* SIM_ASSERTs the invariants listed in l2.c, and cache_check / mshr_check. */
+void l2_check(const struct l2 *l2);
+/* State for the watchdog: queues, the stalled head and why, MSHR entries, reserved lines. */
+void l2_dump(const struct l2 *l2, FILE *out);
+
+#endif /* SIM_L2_H */

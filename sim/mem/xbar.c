@@ -1,0 +1,661 @@
+/*
+ * xbar.c - the SM <-> L2 crossbar (contract in xbar.h).
+ *
+ * Models two independent single-stage crossbars (request: SMs -> slices; reply: slices -> SMs).
+ * Each input port is a FIFO link (input_buffer packets); each output port moves port_bytes per
+ * cycle, so a packet of b bytes holds it for ceil(b / port_bytes) cycles, and then spends
+ * latency_cycles in a pipeline before it is pushed into the output link. Packet size is real:
+ * an 8 B read request holds a port for one cycle, a 136 B four-sector reply for five (GPGPU-Sim's
+ * local crossbar moves one packet per port per cycle whatever its size).
+ *
+ * One cycle (xbar_tick), for each network:
+ *   1. deliver: each output's pipeline pushes, in order, every packet whose ready cycle has come
+ *      while its output link has room (link_try_push: a refusal makes the link wake us on its
+ *      next pop); a refused packet stalls the port's deliveries (stall_full counts the cycles);
+ *   2. arbitrate: each output port that is free (not serialising) and whose pipeline has room
+ *      picks, round-robin from the input after its last winner, one of the input ports whose
+ *      visible head (link_peek) targets it; the winner is popped, stamped, and holds the port
+ *      for ser cycles; it is due at t + ser + latency_cycles. An input pops at most one packet
+ *      per cycle (only its head is looked at);
+ *   3. sleep until the next cycle anything can happen: a pipeline head due, a busy port freeing
+ *      for a waiting head, an input head becoming visible (links wake us on push as well), or
+ *      the next cycle when a waiting head lost arbitration. A refused delivery waits for the
+ *      output link's pop, which wakes us. Nothing pending: plain sleep.
+ *
+ * Output port state:
+ *
+ *          arbitrate: pop winner                  cycle busy_until reached
+ *   FREE ------------------------------> SERIALISING ----------------------> FREE
+ *    |   (pipeline full: no pick)
+ *    +-- while the pipeline holds latency_cycles + 1 packets (a refused delivery backs it up)
+ *
+ *   FREE        -> SERIALISING [xbar_arbitrate]  busy_until = now + ser
+ *   SERIALISING -> FREE        [time]            now >= busy_until
+ *   a pipeline head: IN_FLIGHT -> DUE [time: ready <= now] -> DELIVERED [xbar_deliver], or
+ *   DUE -> BLOCKED [xbar_deliver: link full] -> DELIVERED [xbar_deliver after a pop woke us]
+ *
+ * Pipeline bound: a port pops at most one packet per cycle and each stays ser + latency cycles,
+ * so latency_cycles + 1 slots hold every packet of a port that is never refused; only a stalled
+ * delivery fills them, and then the port stops picking (backpressure reaches the inputs and,
+ * through their links, the producers). After a stall, every due packet that fits is delivered in
+ * the same cycle (its port bandwidth was spent at serialisation).
+ *
+ * Statistics (per port; totals per network): packets and bytes in and out, output busy cycles,
+ * stall_busy = cycles an input's head was visible but not popped (its port busy, another input
+ * won, or its pipeline full), stall_full = cycles a due packet waited for a full output link,
+ * and queue_delay = cycles from visible at the input link (its ready cycle) to popped, including
+ * the wait behind older packets of the same input. Stall cycles are added when the wait ends, so
+ * a wait still in progress is not yet counted (it shows in xbar_dump).
+ *
+ * Stamps: a request enters its network (MEM_STAGE_XBAR_REQ / _REPLY) at the tick it became
+ * visible at the input port, so input queueing counts as crossbar time in the stage breakdown.
+ *
+ * Invariants (xbar_check): per network, popped == delivered + packets in the pipelines; each
+ * pipeline holds at most latency_cycles + 1 packets, ready cycles non-decreasing, each packet
+ * routing to its port; the round-robin pointer is a valid input.
+ *
+ * Not modelled: multi-stage topologies and virtual channels, credit-return latency (a slot frees
+ * when its consumer pops), iSLIP-style iterative matching (one greedy pass, every free output
+ * picks independently, which can only match one output per input since only heads are seen),
+ * speedup, flit-level wormhole interleaving, packet loss or errors.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "link.h"
+#include "log.h"
+#include "xbar.h"
+
+#define SECTOR_BYTES 32
+#define NO_INPUT UINT32_MAX
+/* queue_delay histogram: cycles 0..1023 in 1-cycle bins; longer waits land in the overflow. */
+#define QDELAY_HI 1024
+#define QDELAY_BINS 1024
+
+#define P struct xbar_params
+const struct cfg_field xbar_fields[] = {
+	CFG_U32_FIELD(P, latency_cycles, 1, 4096, "8",
+		      "pipeline latency after a packet's serialisation, crossbar cycles"),
+	CFG_U32_FIELD(P, req_port_bytes, 1, 4096, "32",
+		      "bytes per crossbar cycle an output port (into an L2 slice) of the request "
+		      "network moves"),
+	CFG_U32_FIELD(P, reply_port_bytes, 1, 4096, "32",
+		      "bytes per crossbar cycle an output port (into an SM) of the reply network "
+		      "moves; a 32 B sector per cycle"),
+	CFG_U32_FIELD(P, header_bytes, 0, 4096, "8",
+		      "bytes of address and command in every packet"),
+	CFG_U32_FIELD(P, input_buffer, 1, 65536, "8", "packets each input port buffers"),
+};
+#undef P
+const size_t xbar_nfields = sizeof xbar_fields / sizeof xbar_fields[0];
+_Static_assert(sizeof xbar_fields / sizeof xbar_fields[0] == XBAR_NFIELDS,
+	       "XBAR_NFIELDS must count xbar_fields");
+
+static const char *const net_names[XBAR_NET_COUNT] = { "req", "reply" };
+
+/* ---------------------------------------------------------------------------------------------
+ * State
+ */
+
+struct xbar_slot {
+	struct mem_req *r;
+	cycle_t ready; /* crossbar cycle it is pushed into the output link */
+};
+
+struct xbar_in {
+	struct link *l;       /* owned */
+	cycle_t last_pop;     /* cycle of its last pop, CYCLE_NEVER before the first */
+	struct xbar_port_stats st;
+};
+
+struct xbar_out {
+	struct link *l;       /* the caller's */
+	cycle_t busy_until;   /* serialising until (excluding) this cycle */
+	cycle_t full_since;   /* a due packet was refused since this cycle; CYCLE_NEVER: not */
+	uint32_t rr;          /* the input that has priority next */
+	uint32_t head, count; /* the pipeline: a ring of pipe_cap slots */
+	struct xbar_slot *slots;
+	uint32_t win;         /* arbitration scratch: winning input, NO_INPUT */
+	uint32_t win_dist;    /* its round-robin distance from rr */
+	struct xbar_port_stats st;
+};
+
+struct xbar_network {
+	enum xbar_net id;
+	uint32_t nin, nout;
+	uint32_t port_bytes;
+	enum mem_stage stage;
+	struct xbar_in *in;
+	struct xbar_out *out;
+	uint32_t *touched;    /* outputs with a winner this cycle (scratch, nout) */
+	uint64_t popped, delivered; /* for xbar_check; never reset */
+	struct xbar_port_stats tot;
+	struct stats_dist *qdelay;
+};
+
+struct xbar {
+	struct xbar_params p;
+	struct clock *clk;
+	struct clock_unit *unit;
+	uint32_t pipe_cap;    /* latency_cycles + 1 */
+	struct xbar_slot *slot_mem;
+	struct xbar_network net[XBAR_NET_COUNT];
+};
+
+static void xbar_tick(void *unit, cycle_t now);
+
+/* ---------------------------------------------------------------------------------------------
+ * Packet size
+ */
+
+static uint32_t bytes_written(const struct mem_req *r)
+{
+	uint32_t n = (uint32_t)(__builtin_popcountll(r->byte_mask[0]) +
+				__builtin_popcountll(r->byte_mask[1]));
+
+	return n != 0 ? n : r->bytes;
+}
+
+uint32_t xbar_packet_bytes(const struct xbar_params *p, const struct mem_req *r, bool reply)
+{
+	uint32_t data = 0;
+
+	if (!reply) {
+		if (r->type != MEM_REQ_LOAD)
+			data = bytes_written(r);
+	} else {
+		if (r->type == MEM_REQ_LOAD || r->type == MEM_REQ_ATOMIC)
+			data = SECTOR_BYTES * (uint32_t)__builtin_popcount(r->sector_mask);
+	}
+	return p->header_bytes + data;
+}
+
+uint32_t xbar_serial_cycles(uint32_t bytes, uint32_t port_bytes)
+{
+	uint32_t n;
+
+	SIM_ASSERT(port_bytes >= 1);
+	n = bytes / port_bytes + (bytes % port_bytes != 0);
+	return n != 0 ? n : 1; /* an empty packet still takes a cycle of the port */
+}
+
+uint32_t xbar_unloaded_cycles(const struct xbar_params *p, uint32_t bytes, bool reply)
+{
+	uint32_t port = reply ? p->reply_port_bytes : p->req_port_bytes;
+
+	return 1 + xbar_serial_cycles(bytes, port) + p->latency_cycles;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Creation
+ */
+
+static void register_port(struct stats *st, const char *prefix, const char *net, const char *dir,
+			  uint32_t i, struct xbar_port_stats *ps, bool is_in)
+{
+#define C(f, d) STATS_COUNTER_DEF(struct xbar_port_stats, f, d)
+	static const struct stats_counter_def in_defs[] = {
+		C(packets, "packets popped from this input port"),
+		C(bytes, "bytes of those packets, headers included"),
+		C(stall_busy, "cycles this input's visible head waited for its output port"),
+	};
+	static const struct stats_counter_def out_defs[] = {
+		C(packets, "packets delivered by this output port"),
+		C(bytes, "bytes of those packets, headers included"),
+		C(busy_cycles, "cycles this output port spent serialising packets"),
+		C(stall_full, "cycles a due packet waited for room in this port's output link"),
+	};
+#undef C
+	char *name = i == UINT32_MAX ? xasprintf("%s.%s", prefix, net)
+				     : xasprintf("%s.%s.%s%u", prefix, net, dir, i);
+
+	if (is_in)
+		stats_counters(st, name, ps, in_defs, sizeof in_defs / sizeof in_defs[0]);
+	else
+		stats_counters(st, name, ps, out_defs, sizeof out_defs / sizeof out_defs[0]);
+	free(name);
+}
+
+static void register_net(struct xbar_network *n, struct stats *st, const char *prefix)
+{
+#define C(f, d) STATS_COUNTER_DEF(struct xbar_port_stats, f, d)
+	static const struct stats_counter_def tot_defs[] = {
+		C(packets, "packets delivered by the network"),
+		C(bytes, "bytes delivered, headers included"),
+		C(busy_cycles, "output-port cycles spent serialising, summed over ports"),
+		C(stall_busy, "input-port cycles a visible head waited for its output, summed"),
+		C(stall_full, "output-port cycles a due packet waited for a full output link, "
+			      "summed"),
+	};
+#undef C
+	const char *net = net_names[n->id];
+	char *name;
+	uint32_t i;
+
+	name = xasprintf("%s.%s", prefix, net);
+	stats_counters(st, name, &n->tot, tot_defs, sizeof tot_defs / sizeof tot_defs[0]);
+	free(name);
+	name = xasprintf("%s.%s.queue_delay", prefix, net);
+	n->qdelay = stats_dist(st, name, "crossbar cycles from visible at the input port to "
+			       "picked by the output port", 0, QDELAY_HI, QDELAY_BINS);
+	free(name);
+	for (i = 0; i < n->nin; i++)
+		register_port(st, prefix, net, "in", i, &n->in[i].st, true);
+	for (i = 0; i < n->nout; i++)
+		register_port(st, prefix, net, "out", i, &n->out[i].st, false);
+}
+
+static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, uint32_t nin,
+		     uint32_t nout, struct xbar_slot **slots, const char *prefix)
+{
+	uint32_t i;
+
+	n->id = id;
+	n->nin = nin;
+	n->nout = nout;
+	n->port_bytes = id == XBAR_NET_REQ ? x->p.req_port_bytes : x->p.reply_port_bytes;
+	n->stage = id == XBAR_NET_REQ ? MEM_STAGE_XBAR_REQ : MEM_STAGE_XBAR_REPLY;
+	n->in = xcalloc(nin, sizeof *n->in);
+	n->out = xcalloc(nout, sizeof *n->out);
+	n->touched = xcalloc(nout, sizeof *n->touched);
+	for (i = 0; i < nin; i++) {
+		char *name = xasprintf("%s.%s.in%u", prefix, net_names[id], i);
+
+		n->in[i].l = link_create(name, x->p.input_buffer, 1, x->clk, x->unit);
+		n->in[i].last_pop = CYCLE_NEVER;
+		free(name);
+	}
+	for (i = 0; i < nout; i++) {
+		n->out[i].full_since = CYCLE_NEVER;
+		n->out[i].win = NO_INPUT;
+		n->out[i].slots = *slots;
+		*slots += x->pipe_cap;
+	}
+}
+
+struct xbar *xbar_create(const struct xbar_params *p, uint32_t nsm, uint32_t nslices,
+			 struct clock *clk, struct stats *st, const char *prefix)
+{
+	struct xbar *x;
+	struct xbar_slot *slots;
+	int k;
+
+	SIM_ASSERT(p != NULL && clk != NULL && prefix != NULL);
+	SIM_ASSERT(nsm >= 1 && nslices >= 1);
+	SIM_ASSERT(p->latency_cycles >= 1 && p->input_buffer >= 1);
+	SIM_ASSERT(p->req_port_bytes >= 1 && p->reply_port_bytes >= 1);
+	x = xcalloc(1, sizeof *x);
+	x->p = *p;
+	x->clk = clk;
+	x->unit = clock_attach(clk, prefix, xbar_tick, x);
+	x->pipe_cap = p->latency_cycles + 1;
+	x->slot_mem = xcalloc((size_t)(nslices + nsm) * x->pipe_cap, sizeof *x->slot_mem);
+	slots = x->slot_mem;
+	net_init(x, &x->net[XBAR_NET_REQ], XBAR_NET_REQ, nsm, nslices, &slots, prefix);
+	net_init(x, &x->net[XBAR_NET_REPLY], XBAR_NET_REPLY, nslices, nsm, &slots, prefix);
+	if (st != NULL)
+		for (k = 0; k < XBAR_NET_COUNT; k++)
+			register_net(&x->net[k], st, prefix);
+	return x;
+}
+
+void xbar_destroy(struct xbar *x)
+{
+	int k;
+	uint32_t i;
+
+	if (x == NULL)
+		return;
+	for (k = 0; k < XBAR_NET_COUNT; k++) {
+		struct xbar_network *n = &x->net[k];
+
+		for (i = 0; i < n->nin; i++)
+			link_destroy(n->in[i].l);
+		free(n->in);
+		free(n->out);
+		free(n->touched);
+	}
+	free(x->slot_mem);
+	free(x);
+}
+
+struct link *xbar_req_in(struct xbar *x, uint32_t sm)
+{
+	SIM_ASSERT(sm < x->net[XBAR_NET_REQ].nin);
+	return x->net[XBAR_NET_REQ].in[sm].l;
+}
+
+struct link *xbar_reply_in(struct xbar *x, uint32_t slice)
+{
+	SIM_ASSERT(slice < x->net[XBAR_NET_REPLY].nin);
+	return x->net[XBAR_NET_REPLY].in[slice].l;
+}
+
+static void set_out(struct xbar *x, enum xbar_net id, uint32_t o, struct link *l)
+{
+	struct xbar_network *n = &x->net[id];
+
+	SIM_ASSERT(o < n->nout && l != NULL);
+	n->out[o].l = l;
+	link_set_producer(l, x->unit);
+}
+
+void xbar_set_req_out(struct xbar *x, uint32_t slice, struct link *l)
+{
+	set_out(x, XBAR_NET_REQ, slice, l);
+}
+
+void xbar_set_reply_out(struct xbar *x, uint32_t sm, struct link *l)
+{
+	set_out(x, XBAR_NET_REPLY, sm, l);
+}
+
+struct clock_unit *xbar_unit(struct xbar *x)
+{
+	return x->unit;
+}
+
+uint64_t xbar_pending(const struct xbar *x)
+{
+	uint64_t n = 0;
+	uint32_t i;
+	int k;
+
+	for (k = 0; k < XBAR_NET_COUNT; k++) {
+		const struct xbar_network *net = &x->net[k];
+
+		for (i = 0; i < net->nin; i++)
+			n += link_occupancy(net->in[i].l);
+		n += net->popped - net->delivered;
+	}
+	return n;
+}
+
+const struct xbar_port_stats *xbar_in_stats(const struct xbar *x, enum xbar_net n, uint32_t i)
+{
+	SIM_ASSERT(n < XBAR_NET_COUNT && i < x->net[n].nin);
+	return &x->net[n].in[i].st;
+}
+
+const struct xbar_port_stats *xbar_out_stats(const struct xbar *x, enum xbar_net n, uint32_t o)
+{
+	SIM_ASSERT(n < XBAR_NET_COUNT && o < x->net[n].nout);
+	return &x->net[n].out[o].st;
+}
+
+const struct xbar_port_stats *xbar_net_stats(const struct xbar *x, enum xbar_net n)
+{
+	SIM_ASSERT(n < XBAR_NET_COUNT);
+	return &x->net[n].tot;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * One cycle
+ */
+
+static uint32_t route(const struct xbar_network *n, const struct mem_req *r)
+{
+	uint32_t o = n->id == XBAR_NET_REQ ? r->slice : r->sm;
+
+	SIM_ASSERT(o < n->nout);
+	return o;
+}
+
+static inline struct xbar_slot *pipe_slot(const struct xbar *x, const struct xbar_out *o,
+					  uint32_t i)
+{
+	uint32_t k = o->head + i;
+
+	if (k >= x->pipe_cap)
+		k -= x->pipe_cap;
+	return &o->slots[k];
+}
+
+/* Step 1: push every due packet that fits; a refusal stalls the port's deliveries. */
+static void xbar_deliver(struct xbar *x, struct xbar_network *n, cycle_t now)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nout; i++) {
+		struct xbar_out *o = &n->out[i];
+
+		while (o->count > 0) {
+			struct xbar_slot *s = &o->slots[o->head];
+
+			if (s->ready > now)
+				break;
+			SIM_ASSERT(o->l != NULL);
+			if (!link_try_push(o->l, s->r)) {
+				if (o->full_since == CYCLE_NEVER)
+					o->full_since = now;
+				break;
+			}
+			if (o->full_since != CYCLE_NEVER) {
+				o->st.stall_full += now - o->full_since;
+				n->tot.stall_full += now - o->full_since;
+				o->full_since = CYCLE_NEVER;
+			}
+			s->r = NULL;
+			if (++o->head == x->pipe_cap)
+				o->head = 0;
+			o->count--;
+			n->delivered++;
+		}
+	}
+}
+
+static bool out_can_pick(const struct xbar *x, const struct xbar_out *o, cycle_t now)
+{
+	return o->busy_until <= now && o->count < x->pipe_cap;
+}
+
+/* Pops input i's head for output o at cycle now and starts serialising it. */
+static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_t oi, cycle_t now)
+{
+	struct xbar_in *in = &n->in[i];
+	struct xbar_out *o = &n->out[oi];
+	cycle_t ready = link_head_ready(in->l);
+	cycle_t head_since = ready;
+	struct mem_req *r = link_pop(in->l);
+	uint32_t bytes = xbar_packet_bytes(&x->p, r, n->id == XBAR_NET_REPLY);
+	uint32_t ser = xbar_serial_cycles(bytes, n->port_bytes);
+	struct xbar_slot *s;
+
+	SIM_ASSERT(ready <= now);
+	/* Its head time: visible, and the previous head gone (popped in an earlier cycle). */
+	if (in->last_pop != CYCLE_NEVER && in->last_pop + 1 > head_since)
+		head_since = in->last_pop + 1;
+	SIM_ASSERT(head_since <= now);
+	in->st.stall_busy += now - head_since;
+	n->tot.stall_busy += now - head_since;
+	in->st.packets++;
+	in->st.bytes += bytes;
+	in->last_pop = now;
+	if (n->qdelay != NULL)
+		stats_dist_add(n->qdelay, (double)(now - ready));
+	req_enter(r, n->stage, clock_tick_of(x->clk, ready));
+
+	o->busy_until = now + ser;
+	o->st.packets++;
+	o->st.bytes += bytes;
+	o->st.busy_cycles += ser;
+	n->tot.packets++;
+	n->tot.bytes += bytes;
+	n->tot.busy_cycles += ser;
+	SIM_ASSERT(o->count < x->pipe_cap);
+	s = pipe_slot(x, o, o->count);
+	s->r = r;
+	s->ready = now + ser + x->p.latency_cycles;
+	o->count++;
+	o->rr = i + 1 == n->nin ? 0 : i + 1;
+	n->popped++;
+}
+
+/* Step 2: every free output picks round-robin among the inputs whose visible head targets it. */
+static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
+{
+	uint32_t i, ntouched = 0;
+
+	for (i = 0; i < n->nin; i++) {
+		const struct mem_req *r = link_peek(n->in[i].l);
+		struct xbar_out *o;
+		uint32_t oi, dist;
+
+		if (r == NULL)
+			continue;
+		oi = route(n, r);
+		o = &n->out[oi];
+		if (!out_can_pick(x, o, now))
+			continue;
+		dist = i >= o->rr ? i - o->rr : i + n->nin - o->rr;
+		if (o->win == NO_INPUT) {
+			n->touched[ntouched++] = oi;
+		} else if (dist >= o->win_dist) {
+			continue;
+		}
+		o->win = i;
+		o->win_dist = dist;
+	}
+	for (i = 0; i < ntouched; i++) {
+		struct xbar_out *o = &n->out[n->touched[i]];
+
+		xbar_pop(x, n, o->win, n->touched[i], now);
+		o->win = NO_INPUT;
+	}
+}
+
+/* Step 3 for one network: the earliest cycle after now at which it has something to do. */
+static cycle_t xbar_next(const struct xbar *x, const struct xbar_network *n, cycle_t now)
+{
+	cycle_t next = CYCLE_NEVER;
+	uint32_t i;
+
+	for (i = 0; i < n->nout; i++) {
+		const struct xbar_out *o = &n->out[i];
+
+		/* A due head was refused: the output link's pop wakes us. */
+		if (o->count > 0 && o->slots[o->head].ready > now && o->slots[o->head].ready < next)
+			next = o->slots[o->head].ready;
+	}
+	for (i = 0; i < n->nin; i++) {
+		const struct link *l = n->in[i].l;
+		const struct xbar_out *o;
+		cycle_t c = link_head_ready(l);
+
+		if (c == CYCLE_NEVER)
+			continue;
+		if (c <= now) {
+			/* A visible head that was not picked: when can its port pick again? */
+			o = &n->out[route(n, link_peek(l))];
+			if (o->busy_until > now)
+				c = o->busy_until;
+			else if (o->count < x->pipe_cap)
+				c = now + 1; /* lost arbitration, or it arrived behind a pop */
+			else
+				continue; /* pipeline full: its delivery (or a pop) wakes us */
+		}
+		if (c < next)
+			next = c;
+	}
+	return next;
+}
+
+static void xbar_tick(void *unit, cycle_t now)
+{
+	struct xbar *x = unit;
+	cycle_t next = CYCLE_NEVER;
+	int k;
+
+	for (k = 0; k < XBAR_NET_COUNT; k++) {
+		struct xbar_network *n = &x->net[k];
+		cycle_t c;
+
+		xbar_deliver(x, n, now);
+		xbar_arbitrate(x, n, now);
+		c = xbar_next(x, n, now);
+		if (c < next)
+			next = c;
+	}
+	clock_sleep_until(x->unit, next);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Watchdog and invariants
+ */
+
+static void dump_net(const struct xbar *x, const struct xbar_network *n, FILE *out)
+{
+	uint32_t i;
+
+	fprintf(out, "  %s: popped %llu, delivered %llu, port %u B/cycle\n", net_names[n->id],
+		(unsigned long long)n->popped, (unsigned long long)n->delivered, n->port_bytes);
+	for (i = 0; i < n->nin; i++) {
+		if (link_occupancy(n->in[i].l) == 0)
+			continue;
+		fputs("    ", out);
+		link_dump(n->in[i].l, out);
+	}
+	for (i = 0; i < n->nout; i++) {
+		const struct xbar_out *o = &n->out[i];
+
+		if (o->count == 0 && o->full_since == CYCLE_NEVER)
+			continue;
+		fprintf(out, "    out%u: busy until %llu, rr %u, pipeline %u/%u", i,
+			(unsigned long long)o->busy_until, o->rr, o->count, x->pipe_cap);
+		if (o->count > 0)
+			fprintf(out, ", head req %llu ready %llu",
+				(unsigned long long)o->slots[o->head].r->id,
+				(unsigned long long)o->slots[o->head].ready);
+		if (o->full_since != CYCLE_NEVER)
+			fprintf(out, ", output link full since %llu",
+				(unsigned long long)o->full_since);
+		fputc('\n', out);
+	}
+}
+
+void xbar_dump(const struct xbar *x, FILE *out)
+{
+	int k;
+
+	fprintf(out, "xbar %s: cycle %llu, %s, %llu packets inside\n", clock_unit_name(x->unit),
+		(unsigned long long)clock_cycle(x->clk),
+		clock_is_awake(x->unit) ? "awake" : "asleep", (unsigned long long)xbar_pending(x));
+	for (k = 0; k < XBAR_NET_COUNT; k++)
+		dump_net(x, &x->net[k], out);
+}
+
+void xbar_check(const struct xbar *x)
+{
+	int k;
+
+	for (k = 0; k < XBAR_NET_COUNT; k++) {
+		const struct xbar_network *n = &x->net[k];
+		uint64_t inside = 0;
+		uint32_t i, j;
+
+		for (i = 0; i < n->nout; i++) {
+			const struct xbar_out *o = &n->out[i];
+
+			SIM_ASSERT(o->count <= x->pipe_cap && o->head < x->pipe_cap);
+			SIM_ASSERT(o->rr < n->nin);
+			SIM_ASSERT(o->win == NO_INPUT);
+			SIM_ASSERT(o->full_since == CYCLE_NEVER || o->count > 0);
+			for (j = 0; j < o->count; j++) {
+				const struct xbar_slot *s = pipe_slot(x, o, j);
+
+				SIM_ASSERT(s->r != NULL);
+				SIM_ASSERT(route(n, s->r) == i);
+				SIM_ASSERT(s->r->stage == n->stage);
+				if (j > 0)
+					SIM_ASSERT(pipe_slot(x, o, j - 1)->ready <= s->ready);
+			}
+			inside += o->count;
+		}
+		SIM_ASSERT(n->popped == n->delivered + inside);
+		for (i = 0; i < n->nin; i++)
+			link_check(n->in[i].l);
+	}
+}

@@ -1,0 +1,755 @@
+/*
+ * test_l2.c - one L2 slice (l2.c) with a real event queue, clocks, links and a real DRAM
+ * controller below it, on exact cycles.
+ *
+ * Harness. L2 clock 725 ps; DRAM GDDR6 at 14 Gb/s (tCK 571 ps: CL 24, tRCDRD 27, burst 2),
+ * refresh off, open page, one or two channels; address map "row:col:ba:bg:pc:ch", 256 B
+ * interleave, no hashing. Requests come from a req_pool and are pushed on `in` (latency 1, an
+ * L2-domain link) by an event half an L2 cycle after edge c, so they are visible at c + 1. A
+ * stub consumer unit in the L2 domain pops reply_out (latency 1) and records the cycle: a reply
+ * pushed at L2 cycle p is popped at p + 1. The MC's done callback calls l2_dram_done and logs
+ * the access.
+ *
+ * Latency formulas (l2.c): a hit or store visible at v is pushed at v + H (H = hit latency); a
+ * load miss visible at v is enqueued at the MC at tick v x 725, arrives at DRAM cycle
+ * a = floor(v x 725 / 571), and on a closed bank completes at D = a + 1 + tRCDRD + CL + burst
+ * (test_mc); its fill is at F = floor(D x 571 / 725) + fill latency and its reply is pushed at
+ * F + H.
+ *
+ *   a. hit and store-ack latency, exact;
+ *   b. miss latency, exact, and the latency distributions;
+ *   c. two loads to one sector: one DRAM read, both replied by the same fill;
+ *   d. MSHR full (1 entry): the second miss waits at the head, counted, and proceeds at the fill;
+ *   e. merge limit: the third load waits and hits after the fill;
+ *   f. dirty eviction: DRAM writes of exactly the dirty sectors, the partial one marked;
+ *   g. partial write, then a read of a written byte (hit) and of an unwritten one (fetch+merge);
+ *   h. conservation under load: random loads and stores over two channels, small MSHR, miss
+ *      queue, MC queues and a slow reply consumer; every request replied exactly once, l2_check
+ *      after every event, everything idle at the end;
+ *   i. determinism: two identical runs, identical reply cycles and statistics.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+
+#include "addrmap.h"
+#include "cache.h"
+#include "clock.h"
+#include "dram.h"
+#include "eventq.h"
+#include "l2.h"
+#include "link.h"
+#include "mc.h"
+#include "mshr.h"
+#include "req.h"
+#include "stats.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Harness
+ */
+
+#define L2_PS 725
+#define MAX_REQ 8192
+#define MAX_DRAM 16384
+#define MAX_MC 2
+
+struct dram_rec {
+	addr_t addr;
+	bool is_write, partial;
+	cycle_t arrival, done;
+};
+
+struct env;
+
+struct push_ev {
+	struct env *e;
+	struct mem_req *r;
+};
+
+struct env {
+	struct dram_spec s;
+	struct mc_params mp;
+	struct addrmap map;
+	struct l2_params p;
+	struct eventq *q;
+	struct clock *l2clk, *dclk;
+	struct stats *st;
+	struct req_pool *pool;
+	struct mc *mc[MAX_MC];
+	uint32_t nmc;
+	struct link *in, *out;
+	struct l2 *l2;
+	struct clock_unit *sink;
+	uint32_t sink_per_cycle;  /* replies popped per cycle (0: all) */
+	uint32_t out_cap;         /* reply_out capacity (0: 64) */
+	/* requests issued by issue_at, by index */
+	struct push_ev ev[MAX_REQ];
+	uint32_t nev;
+	/* replies: per request id (ids start at 1) */
+	uint32_t replies[MAX_REQ + 1];
+	cycle_t reply_at[MAX_REQ + 1];
+	uint64_t nreplies;
+	struct dram_rec dram[MAX_DRAM];
+	uint32_t ndram;
+	/* random feeder */
+	struct clock_unit *feeder;
+	uint32_t feed_left;
+	uint64_t rng;
+	addr_t footprint;
+};
+
+#define T(e, x) ((cycle_t)(e)->s.t[DRAM_T_##x])
+
+static void on_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle_t done)
+{
+	struct env *e = ctx;
+
+	if (e->ndram < MAX_DRAM) {
+		struct dram_rec *d = &e->dram[e->ndram++];
+
+		d->addr = a->addr;
+		d->is_write = a->is_write;
+		d->partial = a->partial;
+		d->arrival = arrival;
+		d->done = done;
+	}
+	l2_dram_done(l2_access_owner(a), a, done);
+}
+
+static void sink_tick(void *unit, cycle_t now)
+{
+	struct env *e = unit;
+	uint32_t n = 0;
+	struct mem_req *r;
+
+	while ((e->sink_per_cycle == 0 || n < e->sink_per_cycle) &&
+	       (r = link_peek(e->out)) != NULL) {
+		link_pop(e->out);
+		assert_true(r->is_reply);
+		assert_true(r->id <= MAX_REQ);
+		e->replies[r->id]++;
+		e->reply_at[r->id] = now;
+		e->nreplies++;
+		req_free(e->pool, r, eventq_now(e->q));
+		n++;
+	}
+	if (link_peek(e->out) == NULL)
+		clock_sleep(e->sink);
+}
+
+static void params_default(struct env *e)
+{
+	struct l2_params *p = &e->p;
+
+	memset(p, 0, sizeof *p);
+	p->cache.size_kb = 16;        /* 16 KB / (128 B x 4 ways) = 32 sets */
+	p->cache.line_bytes = 128;
+	p->cache.sector_bytes = 32;
+	p->cache.assoc = 4;
+	p->cache.index = CACHE_INDEX_LINEAR;
+	p->cache.replacement = CACHE_REPL_LRU;
+	p->mshr.entries = 32;
+	p->mshr.max_merge = 4;
+	p->mshr.granularity = MSHR_GRAN_SECTOR;
+	p->hit_latency_cycles = 100;
+	p->fill_latency_cycles = 10;
+	p->lookups_per_cycle = 1;
+	p->fills_per_cycle = 1;
+	p->miss_queue = 16;
+
+	memset(&e->mp, 0, sizeof e->mp);
+	e->mp.scheduler = 0; /* frfcfs */
+	e->mp.read_queue = 32;
+	e->mp.write_queue = 32;
+	e->mp.write_high = 24;
+	e->mp.write_low = 8;
+	e->mp.row_hit_cap = 16;
+	e->mp.page_policy = MC_PAGE_OPEN;
+	e->mp.refresh = MC_REFRESH_OFF;
+	e->mp.refresh_postpone = 8;
+	e->mp.ecc = MC_ECC_OFF;
+	e->mp.ecc_cache_entries = 32;
+	e->out_cap = 0;
+}
+
+static struct env *env_new(void **state, uint32_t channels)
+{
+	struct env *e = calloc(1, sizeof *e);
+	struct dram_params dp;
+	struct dram_timing_params tp;
+	struct sim_err err;
+
+	assert_non_null(e);
+	*state = e;
+	memset(&dp, 0, sizeof dp);
+	memset(&tp, 0, sizeof tp);
+	memset(&err, 0, sizeof err);
+	dp.standard = DRAM_STD_GDDR6;
+	dp.data_rate_gbps = 14.0;
+	dp.channels = channels;
+	dp.bank_group_mode = true;
+	if (dram_spec_resolve(&e->s, &dp, &tp, &err) != 0)
+		fail_msg("dram_spec_resolve: %s", err.msg);
+	e->nmc = channels;
+	params_default(e);
+	return e;
+}
+
+static void env_start(struct env *e)
+{
+	struct sim_err err;
+	struct addrmap_params ap;
+	struct addrmap_geom g;
+	uint32_t i;
+	char prefix[16];
+
+	memset(&err, 0, sizeof err);
+	if (l2_params_check(&e->p, "l2", &err) != 0)
+		fail_msg("l2_params_check: %s", err.msg);
+	if (mc_params_check(&e->mp, &e->s, &err) != 0)
+		fail_msg("mc_params_check: %s", err.msg);
+	memset(&ap, 0, sizeof ap);
+	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
+	ap.interleave_bytes = 256;
+	g.channels = e->s.channels;
+	g.pcs = e->s.pcs;
+	g.bank_groups = e->s.bank_groups;
+	g.banks_per_group = e->s.banks_per_group;
+	g.rows = e->s.rows;
+	g.bursts_per_row = mc_data_bursts_per_row(&e->mp, &e->s);
+	g.burst_bytes = e->s.burst_bytes;
+	if (addrmap_init(&e->map, &ap, &g, &err) != 0)
+		fail_msg("addrmap_init: %s", err.msg);
+	e->q = eventq_create();
+	e->l2clk = clock_create(e->q, "l2", L2_PS);
+	e->dclk = clock_create(e->q, "dram", e->s.tck_ps);
+	e->st = stats_create();
+	e->pool = req_pool_create(256);
+	for (i = 0; i < e->nmc; i++) {
+		snprintf(prefix, sizeof prefix, "mc%u", i);
+		e->mc[i] = mc_create(&e->mp, &e->s, i, e->dclk, on_done, e, e->st, prefix);
+	}
+	e->in = link_create("xbar_to_l2", 8, 1, e->l2clk, NULL);
+	e->sink = clock_attach(e->l2clk, "sink", sink_tick, e);
+	e->out = link_create("l2_to_xbar", e->out_cap ? e->out_cap : 64, 1, e->l2clk, e->sink);
+	e->l2 = l2_create(&e->p, 0, e->l2clk, e->in, e->out, e->mc, &e->map, 1, e->st, "l2");
+}
+
+static int env_free(void **state)
+{
+	struct env *e = *state;
+	uint32_t i;
+
+	if (e == NULL)
+		return 0;
+	l2_destroy(e->l2);
+	for (i = 0; i < e->nmc; i++)
+		mc_destroy(e->mc[i]);
+	link_destroy(e->in);
+	link_destroy(e->out);
+	if (e->l2clk != NULL)
+		clock_destroy(e->l2clk);
+	if (e->dclk != NULL)
+		clock_destroy(e->dclk);
+	if (e->q != NULL)
+		eventq_destroy(e->q);
+	if (e->st != NULL)
+		stats_destroy(e->st);
+	if (e->pool != NULL)
+		req_pool_destroy(e->pool);
+	free(e);
+	*state = NULL;
+	return 0;
+}
+
+static void push_ev(void *ctx, tick_t now)
+{
+	struct push_ev *ev = ctx;
+
+	(void)now;
+	assert_true(link_can_push(ev->e->in));
+	link_push(ev->e->in, ev->r);
+}
+
+static struct mem_req *new_req(struct env *e, enum mem_req_type type, addr_t line,
+			       uint32_t sectors, uint32_t off, uint32_t len)
+{
+	struct mem_req *r = req_alloc(e->pool, eventq_now(e->q));
+	uint32_t b;
+
+	r->type = type;
+	r->addr = line;
+	r->sector_mask = sectors;
+	for (b = off; b < off + len; b++)
+		r->byte_mask[b / 64] |= 1ull << (b % 64);
+	return r;
+}
+
+/* Pushes a request on `in` half an L2 cycle after edge c: visible at c + 1. len 0: no byte mask.
+ * Returns the request id. */
+static uint64_t issue_at(struct env *e, cycle_t c, enum mem_req_type type, addr_t line,
+			 uint32_t sectors, uint32_t off, uint32_t len)
+{
+	struct push_ev *ev;
+
+	assert_true(e->nev < MAX_REQ);
+	ev = &e->ev[e->nev++];
+	ev->e = e;
+	ev->r = new_req(e, type, line, sectors, off, len);
+	eventq_schedule(e->q, (tick_t)c * L2_PS + L2_PS / 2, EVQ_PRIO_DEFAULT, push_ev, ev);
+	return ev->r->id;
+}
+
+static uint64_t load_at(struct env *e, cycle_t c, addr_t line, uint32_t sectors)
+{
+	return issue_at(e, c, MEM_REQ_LOAD, line, sectors, 0, 0);
+}
+
+static uint64_t pending_all(const struct env *e)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < e->nmc; i++)
+		n += mc_pending(e->mc[i]);
+	return n;
+}
+
+/* Runs every event (nothing ticks forever: refresh is off), checking after each. */
+static void run_all(struct env *e, bool check_each)
+{
+	uint64_t steps = 0;
+
+	while (eventq_step(e->q)) {
+		if (check_each)
+			l2_check(e->l2);
+		if (++steps > 100000000ull)
+			fail_msg("runaway");
+	}
+	l2_check(e->l2);
+	assert_true(l2_is_idle(e->l2));
+	assert_int_equal(pending_all(e), 0);
+	assert_int_equal(req_pool_in_flight(e->pool), 0);
+}
+
+static double stat(const struct env *e, const char *name)
+{
+	double v;
+
+	if (!stats_get(e->st, name, &v))
+		fail_msg("no statistic %s", name);
+	return v;
+}
+
+static uint32_t count_dram(const struct env *e, bool is_write)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < e->ndram; i++)
+		n += e->dram[i].is_write == is_write;
+	return n;
+}
+
+/* Closed-bank unloaded read from L2 cycle v: the L2 cycle its reply is pushed. */
+static cycle_t miss_push_cycle(const struct env *e, cycle_t v)
+{
+	cycle_t a = (cycle_t)v * L2_PS / e->s.tck_ps;
+	cycle_t d = a + 1 + T(e, RCDRD) + T(e, CL) + e->s.burst_cycles;
+	cycle_t f = d * e->s.tck_ps / L2_PS + e->p.fill_latency_cycles;
+
+	return f + e->p.hit_latency_cycles;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * a, b. Latency
+ */
+
+static void test_hit_latency(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t st, ld;
+
+	env_start(e);
+	/* A store of all of sector 0 allocates line 0x1000 without fetching (the sector becomes
+	 * valid); visible at 11, ack pushed at 11 + 100 = 111, popped at 112. */
+	st = issue_at(e, 10, MEM_REQ_STORE, 0x1000, 0x1, 0, 32);
+	/* A load of sector 0: visible at 201, a hit, pushed at 301, popped at 302. */
+	ld = load_at(e, 200, 0x1000, 0x1);
+	run_all(e, true);
+	assert_int_equal(e->reply_at[st], 10 + 1 + 100 + 1);
+	assert_int_equal(e->reply_at[ld], 200 + 1 + 100 + 1);
+	assert_int_equal(e->ndram, 0);
+	assert_int_equal(l2_stats(e->l2)->hits, 1);
+	assert_int_equal(l2_stats(e->l2)->line_misses, 1);
+	assert_int_equal(stat(e, "l2.latency_hit.mean"), 100);
+	assert_int_equal(stat(e, "l2.latency_store.mean"), 100);
+	assert_int_equal(stat(e, "l2.replies"), 2);
+}
+
+static void test_miss_latency(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t id;
+	cycle_t push;
+
+	env_start(e);
+	assert_int_equal(e->s.tck_ps, 571);
+	/* Visible at v = 11: enqueued at tick 7975, DRAM cycle a = 13 (7975 / 571); ACT at 14,
+	 * RD at 14 + 27 = 41, data done at 41 + 24 + 2 = 67; the completion at tick 38257 lands in
+	 * L2 cycle 52, the sector is readable at 52 + 10 = 62 and filled then; the reply is pushed
+	 * at 62 + 100 = 162 and popped at 163. Latency visible -> pushed = 151. */
+	id = load_at(e, 10, 0x0, 0x1);
+	run_all(e, true);
+	push = miss_push_cycle(e, 11);
+	assert_int_equal(push, 162);
+	assert_int_equal(e->ndram, 1);
+	assert_int_equal(e->dram[0].arrival, 13);
+	assert_int_equal(e->dram[0].done, 67);
+	assert_int_equal(e->reply_at[id], push + 1);
+	assert_int_equal(stat(e, "l2.latency_miss.mean"), 151);
+	assert_int_equal(stat(e, "l2.dram_reads"), 1);
+	assert_int_equal(stat(e, "l2.line_misses"), 1);
+	assert_int_equal(stat(e, "l2.fills"), 1);
+	assert_int_equal(stat(e, "l2.fill_stalls"), 0);
+	assert_int_equal(stat(e, "l2.cache.line_misses"), 1);
+	/* A second load of the line's sectors 0-1: sector 0 hits, sector 1 a sector miss; the
+	 * bank's row is open now (row hit), so just check one more read and one reply. */
+	id = load_at(e, 1000, 0x0, 0x3);
+	run_all(e, true);
+	assert_int_equal(e->ndram, 2);
+	assert_int_equal(e->dram[1].addr, 32);
+	assert_int_equal(e->replies[id], 1);
+	assert_int_equal(stat(e, "l2.sector_misses"), 1);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * c, d, e. MSHR: merge, full, merge limit
+ */
+
+static void test_merge(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t a, b;
+
+	env_start(e);
+	a = load_at(e, 10, 0x0, 0x1);
+	b = load_at(e, 11, 0x0, 0x1);
+	run_all(e, true);
+	/* One read; the fill at 62 satisfies both: pushed together at 162. */
+	assert_int_equal(e->ndram, 1);
+	assert_int_equal(e->reply_at[a], 163);
+	assert_int_equal(e->reply_at[b], 163);
+	assert_int_equal(stat(e, "l2.mshr_merges"), 1);
+	assert_int_equal(stat(e, "l2.mshr.merges"), 1);
+	assert_int_equal(stat(e, "l2.latency_miss.count"), 2);
+}
+
+static void test_mshr_full(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t a, b;
+
+	e->p.mshr.entries = 1;
+	env_start(e);
+	a = load_at(e, 10, 0x0, 0x1);
+	/* Another line (another set), visible at 12: no free entry; it waits at the head. */
+	b = load_at(e, 11, 0x10000, 0x1);
+	run_all(e, true);
+	assert_int_equal(e->reply_at[a], 163);
+	/* a's fill at 62 frees the entry (fill port before lookups): b is accepted at 62 and
+	 * reaches the MC at tick 62 x 725 = 44950, DRAM cycle 78. It waited 62 - 12 = 50 cycles. */
+	assert_int_equal(e->ndram, 2);
+	assert_int_equal(e->dram[1].addr, 0x10000);
+	assert_int_equal(e->dram[1].arrival, 78);
+	assert_int_equal(stat(e, "l2.stall_mshr_full"), 50);
+	assert_true(stat(e, "l2.mshr.fail_full") >= 1);
+	assert_int_equal(e->replies[b], 1);
+	/* b's reply: fill at floor(done x 571 / 725) + 10, pushed 100 later, popped 1 later. */
+	assert_int_equal(e->reply_at[b], e->dram[1].done * 571 / 725 + 10 + 100 + 1);
+	assert_int_equal(stat(e, "l2.latency_miss.max"), e->reply_at[b] - 1 - 12);
+}
+
+static void test_merge_limit(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t a, b, c;
+
+	e->p.mshr.max_merge = 2;
+	env_start(e);
+	a = load_at(e, 10, 0x0, 0x1);
+	b = load_at(e, 11, 0x0, 0x1);
+	/* Visible at 13: the entry already holds two; it waits until the fill at 62, then hits
+	 * (the fill port runs before the lookup): pushed at 162 with the other two. */
+	c = load_at(e, 12, 0x0, 0x1);
+	run_all(e, true);
+	assert_int_equal(e->ndram, 1);
+	assert_int_equal(e->reply_at[a], 163);
+	assert_int_equal(e->reply_at[b], 163);
+	assert_int_equal(e->reply_at[c], 163);
+	assert_int_equal(stat(e, "l2.stall_merge_limit"), 62 - 13);
+	assert_int_equal(stat(e, "l2.mshr.fail_merge"), 1);
+	assert_int_equal(stat(e, "l2.hits"), 1);
+	assert_int_equal(stat(e, "l2.latency_hit.mean"), 162 - 13);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * f, g. Write-back and partial writes
+ */
+
+static void test_dirty_eviction(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct mem_req *r;
+	struct push_ev *ev;
+	uint32_t i;
+
+	env_start(e);
+	/* Line 0: all of sector 0 and bytes 40-47 of sector 1 written. */
+	ev = &e->ev[e->nev++];
+	ev->e = e;
+	r = ev->r = new_req(e, MEM_REQ_STORE, 0x0, 0x3, 0, 32);
+	for (i = 40; i < 48; i++)
+		r->byte_mask[0] |= 1ull << i;
+	eventq_schedule(e->q, 10 * L2_PS + L2_PS / 2, EVQ_PRIO_DEFAULT, push_ev, ev);
+	/* Four more lines of set 0 (32 sets x 128 B = 4096 B apart), whole-sector stores to sector
+	 * 3: the fourth evicts line 0, the least recently used. */
+	for (i = 1; i <= 4; i++)
+		issue_at(e, 10 + 10 * i, MEM_REQ_STORE, (addr_t)i * 4096, 0x8, 96, 32);
+	run_all(e, true);
+	assert_int_equal(count_dram(e, false), 0);
+	assert_int_equal(count_dram(e, true), 2);
+	assert_int_equal(e->dram[0].addr, 0);
+	assert_false(e->dram[0].partial);
+	assert_int_equal(e->dram[1].addr, 32);
+	assert_true(e->dram[1].partial);
+	assert_int_equal(stat(e, "l2.writebacks"), 2);
+	assert_int_equal(stat(e, "l2.writebacks_partial"), 1);
+	assert_int_equal(stat(e, "l2.cache.dirty_evictions"), 1);
+	assert_int_equal(stat(e, "l2.replies"), 5);
+}
+
+static void test_partial_write_read(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct cache_line_info li;
+	uint64_t w, hit, miss;
+
+	env_start(e);
+	/* Bytes 0-7 of sector 0 written: the sector is PARTIAL. */
+	w = issue_at(e, 10, MEM_REQ_STORE, 0x2000, 0x1, 0, 8);
+	/* A load of bytes 4-7: every needed byte was written, a hit. */
+	hit = issue_at(e, 200, MEM_REQ_LOAD, 0x2000, 0x1, 4, 4);
+	run_all(e, true);
+	assert_int_equal(e->ndram, 0);
+	assert_int_equal(e->reply_at[hit], 200 + 1 + 100 + 1);
+	/* A load of bytes 16-19 (not written): a sector miss, one read of sector 0, and the fill
+	 * merges under bytes 0-7 (the sector becomes DIRTY). */
+	miss = issue_at(e, 400, MEM_REQ_LOAD, 0x2000, 0x1, 16, 4);
+	run_all(e, true);
+	assert_int_equal(count_dram(e, false), 1);
+	assert_int_equal(e->dram[0].addr, 0x2000);
+	assert_int_equal(e->reply_at[miss], miss_push_cycle(e, 401) + 1);
+	assert_true(cache_line(l2_cache(e->l2), 0x2000, &li));
+	assert_int_equal(li.valid & 1, 1);
+	assert_int_equal(li.dirty & 1, 1);
+	assert_int_equal(li.bytes.w[0], 0xffull);
+	assert_int_equal(e->replies[w], 1);
+	assert_int_equal(stat(e, "l2.hits"), 1);
+	assert_int_equal(stat(e, "l2.sector_misses"), 1);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * h, i. Conservation and determinism
+ */
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Pushes one random request per cycle while `in` has room. */
+static void feeder_tick(void *unit, cycle_t now)
+{
+	struct env *e = unit;
+	struct mem_req *r;
+	uint64_t x;
+	addr_t line;
+
+	(void)now;
+	if (e->feed_left == 0) {
+		clock_sleep(e->feeder);
+		return;
+	}
+	if (!link_can_push(e->in))
+		return;
+	x = xorshift(&e->rng);
+	line = (x % (e->footprint / 128)) * 128;
+	if ((x >> 32) % 4 == 0) {
+		uint32_t s = (uint32_t)(x >> 40) % 4, off = (uint32_t)(x >> 44) % 32;
+		uint32_t len = 1 + (uint32_t)(x >> 50) % (32 - off);
+
+		r = new_req(e, MEM_REQ_STORE, line, 1u << s, s * 32 + off, len);
+	} else {
+		uint32_t m = (uint32_t)(x >> 40) % 15 + 1;
+
+		r = new_req(e, MEM_REQ_LOAD, line, m, 0, 0);
+	}
+	assert_true(r->id <= MAX_REQ);
+	link_push(e->in, r);
+	e->feed_left--;
+}
+
+static void random_run(struct env *e, uint32_t n, uint64_t seed, addr_t footprint)
+{
+	e->p.mshr.entries = 8;
+	e->p.mshr.max_merge = 2;
+	e->p.miss_queue = 8;
+	e->p.lookups_per_cycle = 2;
+	e->p.fills_per_cycle = 1;
+	e->p.hit_latency_cycles = 20;
+	e->mp.read_queue = 8;
+	e->mp.write_queue = 8;
+	e->mp.write_high = 6;
+	e->mp.write_low = 2;
+	e->sink_per_cycle = 1;
+	e->out_cap = 2;
+	env_start(e);
+	e->rng = seed;
+	e->footprint = footprint;
+	e->feed_left = n;
+	e->feeder = clock_attach(e->l2clk, "feeder", feeder_tick, e);
+	clock_wake(e->feeder);
+	run_all(e, true);
+}
+
+/* Every request replied exactly once, the counters add up, everything drained. */
+static void check_conserved(struct env *e, uint32_t n, const char *what)
+{
+	const struct l2_stats *s = l2_stats(e->l2);
+	uint32_t i;
+
+	s = l2_stats(e->l2);
+	for (i = 1; i <= n; i++)
+		assert_int_equal(e->replies[i], 1);
+	assert_int_equal(e->nreplies, n);
+	assert_int_equal(s->accesses, n);
+	assert_int_equal(s->replies, n);
+	assert_int_equal(s->hits + s->sector_misses + s->line_misses, n);
+	assert_int_equal(s->dram_reads, s->fills);
+	assert_int_equal(count_dram(e, false), s->dram_reads);
+	assert_int_equal(count_dram(e, true), s->writebacks);
+	assert_true(mshr_is_empty(l2_mshr(e->l2)));
+	assert_true(req_pool_is_drained(e->pool));
+	print_message("# %s: %u requests, %" PRIu64 " hits, %" PRIu64 " reads, %" PRIu64
+		      " write-backs, stalls: mshr %" PRIu64 " merge %" PRIu64 " no-line %" PRIu64
+		      " mq %" PRIu64 " reply %" PRIu64 ", fill stalls %" PRIu64 ", reply stalls %"
+		      PRIu64 ", last reply cycle %" PRIu64 "\n", what, n, s->hits, s->dram_reads,
+		      s->writebacks, s->stall_mshr_full, s->stall_merge_limit, s->stall_no_line,
+		      s->stall_miss_queue_full, s->stall_reply_full, s->fill_stalls, s->reply_stalls,
+		      clock_cycle(e->l2clk));
+}
+
+/* 64 KB (4x the slice) of random loads and stores over two channels: capacity misses,
+ * write-backs, MSHR-full stalls, fill-port and reply-link contention. */
+static void test_conservation(void **state)
+{
+	struct env *e = env_new(state, 2);
+	const struct l2_stats *s;
+	uint32_t n = 5000;
+
+	random_run(e, n, 0x9e3779b97f4a7c15ull, 64 * 1024);
+	check_conserved(e, n, "conservation 64 KB");
+	s = l2_stats(e->l2);
+	assert_true(s->writebacks > 0);
+	assert_true(s->stall_mshr_full > 0);
+	assert_true(s->fill_stalls > 0);
+	assert_true(s->reply_stalls > 0);
+	assert_true(s->mshr_merges > 0);
+}
+
+/* 4 KB (32 lines) over a 2 KB slice (4 sets of 4 ways) with line-granular MSHRs (8 entries,
+ * merge limit 2): merges, merge-limit stalls and sets whose every way is reserved. */
+static void test_conservation_hot(void **state)
+{
+	struct env *e = env_new(state, 2);
+	const struct l2_stats *s;
+	uint32_t n = 5000;
+
+	e->p.mshr.granularity = MSHR_GRAN_LINE;
+	e->p.cache.size_kb = 2; /* 2 KB / (128 B x 4) = 4 sets */
+	random_run(e, n, 777, 4 * 1024);
+	check_conserved(e, n, "conservation hot");
+	s = l2_stats(e->l2);
+	assert_true(s->stall_merge_limit > 0);
+	assert_true(s->stall_no_line > 0);
+	assert_true(s->stall_miss_queue_full > 0);
+	assert_true(s->mshr_merges > 0);
+	assert_true(s->writebacks > 0);
+}
+
+static void test_determinism(void **state)
+{
+	struct env *a = env_new(state, 2), *b;
+	uint32_t i, n = 3000;
+	void *st2 = NULL;
+
+	random_run(a, n, 12345, 64 * 1024);
+	b = env_new(&st2, 2);
+	random_run(b, n, 12345, 64 * 1024);
+	for (i = 1; i <= n; i++)
+		assert_int_equal(a->reply_at[i], b->reply_at[i]);
+	assert_int_equal(a->ndram, b->ndram);
+	for (i = 0; i < a->ndram; i++) {
+		assert_int_equal(a->dram[i].addr, b->dram[i].addr);
+		assert_int_equal(a->dram[i].done, b->dram[i].done);
+	}
+	assert_memory_equal(l2_stats(a->l2), l2_stats(b->l2), sizeof(struct l2_stats));
+	env_free(&st2);
+}
+
+static void test_params_check(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct sim_err err;
+
+	memset(&err, 0, sizeof err);
+	assert_int_equal(l2_params_check(&e->p, "l2", &err), 0);
+	e->p.miss_queue = 7;
+	assert_int_equal(l2_params_check(&e->p, "l2", &err), -1);
+	assert_non_null(strstr(err.msg, "l2.miss_queue"));
+	e->p.miss_queue = 16;
+	e->p.cache.line_bytes = 256;
+	e->p.cache.size_kb = 32;
+	assert_int_equal(l2_params_check(&e->p, "l2", &err), -1);
+	assert_non_null(strstr(err.msg, "l2.cache.line_bytes"));
+	assert_int_equal(l2_nfields, L2_NFIELDS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_hit_latency, env_free),
+		cmocka_unit_test_teardown(test_miss_latency, env_free),
+		cmocka_unit_test_teardown(test_merge, env_free),
+		cmocka_unit_test_teardown(test_mshr_full, env_free),
+		cmocka_unit_test_teardown(test_merge_limit, env_free),
+		cmocka_unit_test_teardown(test_dirty_eviction, env_free),
+		cmocka_unit_test_teardown(test_partial_write_read, env_free),
+		cmocka_unit_test_teardown(test_conservation, env_free),
+		cmocka_unit_test_teardown(test_conservation_hot, env_free),
+		cmocka_unit_test_teardown(test_determinism, env_free),
+		cmocka_unit_test_teardown(test_params_check, env_free),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
