@@ -98,25 +98,7 @@ const char *const cache_index_names[] = {
 	NULL
 };
 
-#define P struct cache_params
-const struct cfg_field cache_fields[] = {
-	CFG_U32_FIELD(P, size_kb, 1, 1048576, NULL,
-		      "capacity, KB; a whole number of sets of assoc lines"),
-	CFG_U32_FIELD(P, line_bytes, 16, CACHE_MAX_LINE_BYTES, "128",
-		      "line size, bytes (power of two): the unit of tags and allocation"),
-	CFG_U32_FIELD(P, sector_bytes, 4, CACHE_MAX_LINE_BYTES, "32",
-		      "sector size, bytes (power of two, 1 to 8 per line): the unit of valid and "
-		      "dirty bits and of fetches"),
-	CFG_U32_FIELD(P, assoc, 1, CACHE_MAX_ASSOC, NULL,
-		      "ways per set; sets = size / (line x ways), any count >= 1"),
-	CFG_ENUM_FIELD(P, index, cache_index_names, "\"linear\"",
-		       "set-index function: linear (line address mod sets) or xor (higher "
-		       "line-address bits folded into the index)"),
-	CFG_ENUM_FIELD(P, replacement, cache_repl_names, "\"lru\"",
-		       "replacement policy: lru, fifo, random (seeded from sim.seed) or plru (tree "
-		       "pseudo-LRU, power-of-two assoc)"),
-};
-#undef P
+const struct cfg_field cache_fields[] = { CACHE_FIELDS(NULL, NULL) };
 const size_t cache_nfields = sizeof cache_fields / sizeof cache_fields[0];
 
 static bool is_pow2(uint32_t v)

@@ -95,6 +95,26 @@ extern const struct cfg_field cache_fields[];
 extern const size_t cache_nfields;
 #define CACHE_NFIELDS 6 /* entries of cache_fields[] (checked in the .c) */
 
+/* The entries of cache_fields[], with defaults for size_kb and assoc (string literals, or NULL
+ * for required): a level whose sizes have sensible defaults (the GPU schema's l1.cache,
+ * l2.cache) builds its own table with them. */
+#define CACHE_FIELDS(size_dflt, assoc_dflt)                                                     \
+	CFG_U32_FIELD(struct cache_params, size_kb, 1, 1048576, size_dflt,                     \
+		      "capacity, KB; a whole number of sets of assoc lines"),                   \
+	CFG_U32_FIELD(struct cache_params, line_bytes, 16, CACHE_MAX_LINE_BYTES, "128",        \
+		      "line size, bytes (power of two): the unit of tags and allocation"),      \
+	CFG_U32_FIELD(struct cache_params, sector_bytes, 4, CACHE_MAX_LINE_BYTES, "32",        \
+		      "sector size, bytes (power of two, 1 to 8 per line): the unit of valid "  \
+		      "and dirty bits and of fetches"),                                          \
+	CFG_U32_FIELD(struct cache_params, assoc, 1, CACHE_MAX_ASSOC, assoc_dflt,              \
+		      "ways per set; sets = size / (line x ways), any count >= 1"),             \
+	CFG_ENUM_FIELD(struct cache_params, index, cache_index_names, "\"linear\"",            \
+		       "set-index function: linear (line address mod sets) or xor (higher "     \
+		       "line-address bits folded into the index)"),                              \
+	CFG_ENUM_FIELD(struct cache_params, replacement, cache_repl_names, "\"lru\"",          \
+		       "replacement policy: lru, fifo, random (seeded from sim.seed) or plru "  \
+		       "(tree pseudo-LRU, power-of-two assoc)")
+
 /* Checks what the field ranges cannot: powers of two, sectors per line, size a whole number of
  * sets, the policy's needs (plru: power-of-two assoc). group names the config group in the
  * messages ("l1" -> "l1.size_kb: 48 KB is not a multiple of line x ways (128 B x 7)").
