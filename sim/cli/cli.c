@@ -15,6 +15,7 @@
 const struct cli_cmd cli_cmds[] = {
 	{ "config", "show, check or document a configuration", cmd_config },
 	{ "dram", "simulate the DRAM subsystem alone on a trace or pattern", cmd_dram },
+	{ "probe", "drive the whole memory hierarchy with a pointer chase or a stream", cmd_probe },
 	{ NULL, NULL, NULL },
 };
 

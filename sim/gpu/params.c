@@ -16,7 +16,15 @@
 static const struct cfg_field gpu_fields[] = {
 	CFG_STR_FIELD(struct gpu_desc_params, name, "\"unnamed\"",
 		      "name of the GPU this config describes, as printed in reports"),
+	CFG_U32_FIELD(struct gpu_desc_params, sms, 1, 1024, "80",
+		      "streaming multiprocessors, each with its L1 and a crossbar port"),
+	CFG_U32_FIELD(struct gpu_desc_params, l2_slices_per_channel, 1, 16, "2",
+		      "L2 slices per DRAM channel (slices = dram.channels x this)"),
 };
+
+/* Defaults of a V100-class part: 128 KB L1 per SM; 6 MB of L2 in 64 slices of 96 KB. */
+static const struct cfg_field l1_cache_fields[] = { CACHE_FIELDS("128", "4") };
+static const struct cfg_field l2_cache_fields[] = { CACHE_FIELDS("96", "16") };
 
 static const struct cfg_field sim_fields[] = {
 	CFG_U64_FIELD(struct sim_params, seed, 0, INT64_MAX, "1",
@@ -62,6 +70,21 @@ static const struct cfg_group groups[] = {
 		dram_map),
 	GROUP_N("mc", "Memory controllers, one per channel: queues, scheduling, page policy, "
 		      "refresh and ECC.", mc_fields, MC_NFIELDS, mc),
+	GROUP_N("l1", "L1 data cache of each SM: pipeline, fill port, miss queue, write policy.",
+		l1_fields, L1_NFIELDS, l1),
+	GROUP_N("l1.cache", "L1 geometry and replacement (per SM).", l1_cache_fields,
+		CACHE_NFIELDS, l1.cache),
+	GROUP_N("l1.mshr", "L1 miss status holding registers (per SM).", mshr_fields,
+		MSHR_NFIELDS, l1.mshr),
+	GROUP_N("xbar", "Crossbar between SMs and L2 slices: request and reply networks.",
+		xbar_fields, XBAR_NFIELDS, xbar),
+	GROUP_N("l2", "Each L2 slice: hit pipeline, fill port, miss queue.", l2_fields,
+		L2_NFIELDS, l2),
+	GROUP_N("l2.cache", "Geometry and replacement of one L2 slice (size per slice).",
+		l2_cache_fields, CACHE_NFIELDS, l2.cache),
+	GROUP_N("l2.mshr", "MSHRs of one L2 slice.", mshr_fields, MSHR_NFIELDS, l2.mshr),
+	GROUP_N("l2.hash", "Which slice serves an address: any slice count.", slice_hash_fields,
+		SLICE_HASH_NFIELDS, l2_hash),
 };
 
 const struct cfg_schema gpu_schema = { groups, sizeof groups / sizeof groups[0] };
@@ -89,6 +112,16 @@ double gpu_clock_mhz(const struct gpu_params *p, enum gpu_clock_domain d)
 		return gpu_dram_spec(p, &s, &err) == 0 ? 1e6 / (double)s.tck_ps : 0.0;
 	}
 	}
+}
+
+int gpu_mem_check(const struct gpu_params *p, struct sim_err *err)
+{
+	struct slice_hash h;
+
+	if (l1_params_check(&p->l1, "l1", err) != 0 || l2_params_check(&p->l2, "l2", err) != 0)
+		return -1;
+	return slice_hash_init(&h, &p->l2_hash, p->dram.channels * p->gpu.l2_slices_per_channel,
+			       "l2.hash", err);
 }
 
 int gpu_dram_spec(const struct gpu_params *p, struct dram_spec *spec, struct sim_err *err)
@@ -130,7 +163,7 @@ int gpu_params_load(struct gpu_params *p, const char *path, const char *const *o
 		/* Checks across fields: name the file, the message names the keys. */
 		struct dram_spec spec;
 
-		if (gpu_dram_spec(p, &spec, err) != 0) {
+		if (gpu_dram_spec(p, &spec, err) != 0 || gpu_mem_check(p, err) != 0) {
 			char msg[SIM_ERR_MSG_MAX];
 
 			snprintf(msg, sizeof msg, "%s", err->msg);

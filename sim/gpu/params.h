@@ -13,12 +13,18 @@
 #include "addrmap.h"
 #include "cfg.h"
 #include "dram_std.h"
+#include "l1.h"
+#include "l2.h"
 #include "mc.h"
+#include "slice_hash.h"
 #include "types.h"
+#include "xbar.h"
 
 /* gpu: what the config describes. */
 struct gpu_desc_params {
 	char name[CFG_STR_MAX];
+	uint32_t sms;
+	uint32_t l2_slices_per_channel;
 };
 
 /* sim: how the simulation runs. */
@@ -45,6 +51,10 @@ struct gpu_params {
 	struct dram_timing_params dram_timing;
 	struct addrmap_params dram_map;
 	struct mc_params mc;
+	struct l1_params l1;
+	struct xbar_params xbar;
+	struct l2_params l2;
+	struct slice_hash_params l2_hash;
 };
 
 extern const struct cfg_schema gpu_schema;
@@ -52,6 +62,8 @@ extern const struct cfg_schema gpu_schema;
 /* Name and requested MHz of clock domain d (DRAM: the CK its data rate implies). */
 const char *gpu_clock_name(enum gpu_clock_domain d);
 double gpu_clock_mhz(const struct gpu_params *p, enum gpu_clock_domain d);
+/* Checks across groups of the hierarchy above the DRAM (L1, L2, slice hash). */
+int gpu_mem_check(const struct gpu_params *p, struct sim_err *err);
 /* Resolves the DRAM part of p (standard, clocks, timings, controller checks). */
 int gpu_dram_spec(const struct gpu_params *p, struct dram_spec *spec, struct sim_err *err);
 

@@ -1,0 +1,49 @@
+/*
+ * sim.h - the simulated GPU memory system, wired from a config: per-SM L1s, the crossbar, the
+ * L2 slices, the memory controllers and DRAM, each in its clock domain.
+ *
+ *   SM i --sm_in[i]--> L1[i] --xbar req--> L2 slice s --mc_try_enqueue--> mc[ch] -> DRAM
+ *   SM i <-sm_resp[i]-- L1[i] <-xbar reply-- L2 slice s <--l2_dram_done-- mc done callback
+ *
+ * The slice of a line comes from the slice hash (l2.hash), the channel of a sector from the
+ * DRAM address map (dram.map). Whoever drives the SMs (the front end, or a probe) pushes line
+ * requests (struct mem_req from sim_pool) into sim_sm_in and pops replies from sim_sm_resp;
+ * it owns a request again when it pops its reply and must req_free it.
+ */
+#ifndef SIM_SIM_H
+#define SIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "params.h"
+
+struct clock;
+struct eventq;
+struct link;
+struct req_pool;
+struct stats;
+struct sim;
+
+/* Builds the machine. Returns NULL with err filled if the parameters do not fit together. */
+struct sim *sim_create(const struct gpu_params *p, struct sim_err *err);
+void sim_destroy(struct sim *s);
+
+struct eventq *sim_eventq(struct sim *s);
+struct clock *sim_core_clock(struct sim *s);
+struct req_pool *sim_pool(struct sim *s);
+struct stats *sim_stats(struct sim *s);
+uint32_t sim_sms(const struct sim *s);
+/* The link SM sm pushes requests into (core clock; the L1 consumes it). */
+struct link *sim_sm_in(struct sim *s, uint32_t sm);
+/* The link SM sm's replies arrive on (core clock); set its consumer with link_set_consumer. */
+struct link *sim_sm_resp(struct sim *s, uint32_t sm);
+/* True when no request is anywhere in the hierarchy (refresh aside). */
+bool sim_is_idle(const struct sim *s);
+/* Fills the aggregate statistics (l1.*, l2.*, dram.*) from the units'; call before dumping. */
+void sim_totals(struct sim *s);
+/* Every unit's queues, for the watchdog and panics. */
+void sim_dump(const struct sim *s, FILE *out);
+
+#endif /* SIM_SIM_H */

@@ -1,0 +1,964 @@
+/*
+ * l1.c - the L1 data cache of one SM (see l1.h for the interface).
+ *
+ * Models the timing of a GPU's L1 data cache for global loads and stores: a tag pipeline that
+ * takes lookups_per_cycle requests per cycle from the SM in order (an uncoalesced instruction's
+ * many line requests therefore take several cycles), a sectored cache, an MSHR that merges
+ * misses to sectors already in flight, a bounded miss queue drained in order into the crossbar,
+ * a fill port of fills_per_cycle fills per cycle, and a fixed-latency reply pipeline shared by
+ * hits and fills. Stores are write-through: each goes down to the L2 with its byte mask.
+ *
+ * Request flow (one tick = the stages in this order, at one core edge):
+ *
+ *   in --(2) lookup: cache_probe/access, up to lookups_per_cycle, in order; a refusal leaves
+ *   |        the request at the head (stall, counted per cycle by reason) and stops the lookups
+ *   |
+ *   +-- LOAD hit --------------------------------------------------> reply queue
+ *   |                                                     (ready = now + hit_latency)
+ *   +-- LOAD miss --> mshr_add --MERGED--> waits in the MSHR
+ *   |                    |
+ *   |                    +--NEW / MERGED_NEEDS_SECTORS--> allocate line (never dirty: write-
+ *   |                       through) / reserve sectors; one MISS request (pool) for the fetch
+ *   |                                    |
+ *   +-- STORE: write the bytes if the    v
+ *       line is present (allocate   miss queue --(3) drain, in order: link_try_push--> miss_out
+ *       first: write_through_        (misses and store writes)                          |
+ *       allocate); a STORE request                |                      crossbar, L2 ...
+ *       (pool) for the write-through   store write entered the crossbar:               |
+ *                                      the ORIGINAL store -> ack queue                  |
+ *   (0) fill_in: MISS reply -> fill queue (ready = now + fill_latency); STORE ack -> req_free
+ *   (1) fill port, fills_per_cycle: cache_fill + mshr_fill -> satisfied requests (stage stamps
+ *       of the miss copied, L1_FILL) --> reply queue (ready = now + hit_latency); req_free(miss)
+ *   (4) reply queue, then ack queue --link_try_push--> resp (a refused push waits; counted)
+ *
+ * Stage order in a tick: (0) fill_in, (1) fill port, (2) lookups, (3) miss-queue drain,
+ * (4) replies. A fill is seen by a lookup of the same cycle, a miss found at cycle c is pushed
+ * into the crossbar at c, and a store is acknowledged to the SM at the cycle its write entered
+ * the crossbar.
+ *
+ * Latency (core cycles; v = the cycle the request becomes visible at the head of `in`, H = hit
+ * latency, FL = fill latency):
+ *   hit:         reply pushed on resp at v + H (unloaded);
+ *   load miss:   miss pushed into miss_out at v; its reply becomes visible on fill_in at some
+ *                cycle f (crossbar + L2 + DRAM + crossbar); filled at F = f + FL (if the fill
+ *                port is free); reply pushed at F + H. So a miss costs the L1 pipeline + the
+ *                trip down + the fill latency, and the fill port and reply pipeline are shared.
+ *   store:       the write pushed into miss_out at v; the ack to the SM pushed at v (fire and
+ *                forget, as GPUs do: the warp does not wait for the L2; ordering is kept because
+ *                loads and stores leave through the same in-order miss queue, and a fence is the
+ *                SM's business: it may wait for l1_stats()->store_acks, or for l1_is_idle).
+ * The latency statistics measure visible -> pushed: a request stalled at the head of `in` is
+ * charged its wait (its L1_ACCESS stamp is the visible tick).
+ *
+ * Write policy. Both policies send every store down. write_through_no_allocate (default, as
+ * GPUs do for global stores): a store to a present line writes its bytes into it (later loads of
+ * a fully written sector hit), a store to an absent line leaves the cache alone.
+ * write_through_allocate: a store to an absent line allocates it (no fetch) first (every way
+ * reserved: stall "no line"). Since the bytes are on their way down, the written sectors are
+ * cleaned at once (cache_clean): a fully written sector becomes CLEAN, a partially written one
+ * INVALID (the L1 does not keep partial sectors). So no line of the L1 is ever dirty and a
+ * victim never needs writing back (SIM_ASSERT).
+ *
+ * Stage stamps. The original request carries CREATED .. L1_ACCESS, and L1_MISS if it waited in
+ * the MSHR. The MISS request that brings its data is stamped by the crossbar and the L2
+ * (XBAR_REQ .. XBAR_REPLY). At the fill the stamps of those stages are copied into every
+ * original the fill satisfies, for the stages it has not entered and that the miss entered no
+ * earlier than the original's last stamp (a request that merged into a miss already in the
+ * crossbar gets only the later stages: the stamps stay in increasing order), then L1_FILL is
+ * stamped. req_stage_delta(orig, L1_MISS, XBAR_REQ) is then the miss queue wait of a primary.
+ *
+ * Admission. A load miss that opens sectors needs one miss-queue slot. A store needs one
+ * miss-queue slot, and a place for its ack: stores in the miss queue plus acks waiting for
+ * `resp` are bounded by miss_queue ("reply full" when the acks hold it). A hit needs a slot in
+ * the reply queue (sized (lookups + fills) x (hit_latency + 1) so that it is never full unless
+ * resp backs up).
+ *
+ * Statistics. l1.* counts what the L1 did with each accepted request (accesses, hits, sector
+ * and line misses by the lookup that accepted it); <prefix>.cache counts each request's first
+ * lookup (a stalled head is looked up again with cache_probe, not counted twice). Stalls are
+ * cycles the head of `in` waited, by reason, charged when the head is next tried.
+ *
+ * Invariants (l1_check):
+ *   - the miss queue holds <= miss_queue requests, each of the L1 (origin), a LOAD miss or a
+ *     STORE write with its original; stores in it + acks waiting = stores_waiting <= miss_queue;
+ *   - misses in flight (queued + sent + fill-waiting) are each for sectors in flight in the
+ *     MSHR and pending in the cache line; sent + fill-waiting <= the fill queue's capacity;
+ *   - the fill queue and the reply queue have non-decreasing ready cycles; reply slots hold
+ *     non-empty chains;
+ *   - requests inside (accepted, not yet pushed on resp) = MSHR waiters + requests in the reply
+ *     queue + stores in the miss queue + acks waiting.
+ *
+ * Not modelled: atomics and other request types (SIM_ASSERT), data values, separate tag and
+ * data banks and bank conflicts inside a line (lookups_per_cycle is the one throughput limit),
+ * shared memory and the texture path sharing the array, the write-through's own bandwidth into
+ * the array, invalidation at kernel boundaries (cache_invalidate_all on l1_cache is the
+ * integrator's, with the L1 idle), and a fence: a store is acked when its write enters the
+ * crossbar, not when the L2 has it.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "cfg.h"
+#include "clock.h"
+#include "l1.h"
+#include "link.h"
+#include "log.h"
+#include "mshr.h"
+#include "req.h"
+#include "slice_hash.h"
+#include "stats.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Parameters
+ */
+
+const char *const l1_write_policy_names[] = {
+#define L1_WP_NAME(e, s) s,
+	L1_WRITE_POLICIES(L1_WP_NAME)
+#undef L1_WP_NAME
+	NULL,
+};
+
+#define P struct l1_params
+const struct cfg_field l1_fields[] = {
+	CFG_U32_FIELD(P, hit_latency_cycles, 1, 10000, "28",
+		      "core cycles from a request visible at the L1 to its reply pushed on a hit "
+		      "(pipeline + tag check + data; GPUs measure ~20-40)"),
+	CFG_U32_FIELD(P, lookups_per_cycle, 1, 64, "1",
+		      "tag lookups (line requests taken from the SM) per core cycle: an "
+		      "uncoalesced instruction's n line requests take n / lookups cycles"),
+	CFG_U32_FIELD(P, fill_latency_cycles, 0, 10000, "4",
+		      "core cycles from a miss's data arriving from the crossbar to its sectors "
+		      "readable"),
+	CFG_U32_FIELD(P, fills_per_cycle, 1, 64, "1",
+		      "returned misses the fill port writes per core cycle"),
+	CFG_U32_FIELD(P, miss_queue, 1, 65536, "8",
+		      "load misses and store write-throughs waiting to enter the crossbar"),
+	CFG_ENUM_FIELD(P, write_policy, l1_write_policy_names, "\"write_through_no_allocate\"",
+		       "stores always go through to the L2; write_through_no_allocate writes a "
+		       "present line only (GPUs, global stores), write_through_allocate also "
+		       "allocates an absent line (no fetch)"),
+};
+#undef P
+const size_t l1_nfields = sizeof l1_fields / sizeof l1_fields[0];
+_Static_assert(sizeof l1_fields / sizeof l1_fields[0] == L1_NFIELDS,
+	       "L1_NFIELDS must count l1_fields");
+
+#define L1_REQ_LINE_BYTES 128 /* mem_req.byte_mask covers 128 bytes */
+
+int l1_params_check(const struct l1_params *p, const char *group, struct sim_err *err)
+{
+	char g[128];
+
+	snprintf(g, sizeof g, "%s.cache", group);
+	if (cache_params_check(&p->cache, g, err) != 0)
+		return -1;
+	if (p->cache.line_bytes > L1_REQ_LINE_BYTES)
+		return sim_err_set(err, NULL, 0, "%s.line_bytes: at most %u (the request byte mask), "
+				   "got %u", g, L1_REQ_LINE_BYTES, p->cache.line_bytes);
+	if (p->write_policy >= L1_WRITE_POLICY_COUNT)
+		return sim_err_set(err, NULL, 0, "%s.write_policy: unknown policy %u", group,
+				   p->write_policy);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * State
+ */
+
+/* Why the head of `in` waits: X(ENUM_SUFFIX, "name"). */
+#define L1_STALLS(X)                          \
+	X(NONE, "none")                       \
+	X(MSHR_FULL, "mshr_full")             \
+	X(MERGE_LIMIT, "merge_limit")         \
+	X(NO_LINE, "no_line")                 \
+	X(MISS_QUEUE_FULL, "miss_queue_full") \
+	X(REPLY_FULL, "reply_full")
+
+enum l1_stall {
+#define L1_STALL_ENUM(e, s) L1_STALL_##e,
+	L1_STALLS(L1_STALL_ENUM)
+#undef L1_STALL_ENUM
+	L1_STALL_COUNT
+};
+
+static const char *const stall_names[L1_STALL_COUNT] = {
+#define L1_STALL_NAME(e, s) s,
+	L1_STALLS(L1_STALL_NAME)
+#undef L1_STALL_NAME
+};
+
+/* A miss-queue slot: a request of the L1 for the crossbar; for a store's write, its original. */
+struct l1_mq {
+	struct mem_req *r;
+	struct mem_req *orig; /* STORE: the SM's store, acked when r enters the crossbar */
+};
+
+/* A returned miss waiting for the fill port. */
+struct l1_fill {
+	struct mem_req *r;
+	cycle_t ready;
+};
+
+/* A reply-queue slot: one hit, or the chain of requests one fill satisfied. */
+struct l1_reply {
+	cycle_t ready;
+	struct mem_req *chain; /* linked by ->merged */
+};
+
+struct l1 {
+	struct l1_params p;
+	uint32_t sm;
+	char *prefix;
+	struct clock *clk;
+	struct clock_unit *unit;
+	struct link *in, *resp, *miss_out, *fill_in;
+	struct req_pool *pool;
+	const struct slice_hash *slices;
+	struct cache *c;
+	struct mshr *m;
+	const struct cache_geom *g;
+
+	/* miss queue (ring of miss_queue slots) */
+	struct l1_mq *mq;
+	uint32_t mq_head, mq_n;
+	bool mq_blocked;          /* miss_out refused this cycle: its pop wakes us */
+	uint32_t stores_waiting;  /* stores in the miss queue + acks waiting (<= miss_queue) */
+
+	/* sent down, not yet back */
+	uint64_t misses_out, writes_out;
+
+	/* fill queue: ring by ready cycle */
+	struct l1_fill *fq;
+	uint32_t fq_cap, fq_head, fq_n;
+
+	/* reply pipeline, and store acks (ring of miss_queue slots) */
+	struct l1_reply *rq;
+	uint32_t rq_cap, rq_head, rq_n;
+	struct mem_req **acks;
+	uint32_t ack_head, ack_n;
+	bool reply_blocked;       /* resp refused this cycle: its pop wakes us */
+
+	/* the head of `in` */
+	struct mem_req *head_seen;   /* counted by cache_access already */
+	enum l1_stall stall;
+	cycle_t stall_at;
+
+	uint64_t inside;          /* accepted requests not yet pushed on resp */
+	struct l1_stats st;
+	struct stats_dist *lat_hit, *lat_miss, *lat_store;
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Queues
+ */
+
+static addr_t line_addr(const struct l1 *l1, addr_t a)
+{
+	return a & ~(addr_t)(l1->g->line_bytes - 1);
+}
+
+static uint32_t mq_free(const struct l1 *l1)
+{
+	return l1->p.miss_queue - l1->mq_n;
+}
+
+static struct l1_mq *mq_at(const struct l1 *l1, uint32_t i)
+{
+	return &l1->mq[(l1->mq_head + i) % l1->p.miss_queue];
+}
+
+static void mq_push(struct l1 *l1, struct mem_req *r, struct mem_req *orig)
+{
+	struct l1_mq *s;
+
+	SIM_ASSERT(l1->mq_n < l1->p.miss_queue);
+	s = mq_at(l1, l1->mq_n++);
+	s->r = r;
+	s->orig = orig;
+}
+
+static struct l1_fill *fq_at(const struct l1 *l1, uint32_t i)
+{
+	return &l1->fq[(l1->fq_head + i) % l1->fq_cap];
+}
+
+static bool rq_has_room(const struct l1 *l1)
+{
+	return l1->rq_n < l1->rq_cap;
+}
+
+static struct l1_reply *rq_at(const struct l1 *l1, uint32_t i)
+{
+	return &l1->rq[(l1->rq_head + i) % l1->rq_cap];
+}
+
+static void rq_push(struct l1 *l1, cycle_t ready, struct mem_req *chain)
+{
+	struct l1_reply *s;
+
+	SIM_ASSERT(l1->rq_n < l1->rq_cap && chain != NULL);
+	s = rq_at(l1, l1->rq_n++);
+	s->ready = ready;
+	s->chain = chain;
+}
+
+/* A request of the L1 for the level below, for line and sectors. */
+static struct mem_req *new_down(struct l1 *l1, const struct mem_req *orig, enum mem_req_type type,
+				addr_t line, uint32_t sectors, tick_t tnow)
+{
+	struct mem_req *d = req_alloc(l1->pool, tnow);
+
+	d->type = type;
+	d->addr = line;
+	d->sector_mask = sectors;
+	d->sm = (uint16_t)l1->sm;
+	d->warp = orig->warp;
+	d->inst = orig->inst;
+	d->slice = slice_hash_slice(l1->slices, line);
+	d->origin = l1;
+	if (type == MEM_REQ_STORE) {
+		d->byte_mask[0] = orig->byte_mask[0];
+		d->byte_mask[1] = orig->byte_mask[1];
+		d->bytes = orig->bytes;
+	} else {
+		d->bytes = (uint32_t)__builtin_popcount(sectors) * l1->g->sector_bytes;
+	}
+	return d;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * (2) Lookup
+ */
+
+static bool req_bytes(const struct mem_req *r, struct cache_bytes *b)
+{
+	memset(b, 0, sizeof *b);
+	b->w[0] = r->byte_mask[0];
+	b->w[1] = r->byte_mask[1];
+	return !cache_bytes_empty(b);
+}
+
+static void count_outcome(struct l1 *l1, enum cache_outcome o)
+{
+	l1->st.accesses++;
+	if (o == CACHE_HIT)
+		l1->st.hits++;
+	else if (o == CACHE_SECTOR_MISS)
+		l1->st.sector_misses++;
+	else
+		l1->st.line_misses++;
+}
+
+static enum l1_stall try_store(struct l1 *l1, struct mem_req *r, const struct cache_lookup *lk,
+			       const struct cache_bytes *bytes, cycle_t visible, tick_t tnow)
+{
+	addr_t line = line_addr(l1, r->addr);
+	struct cache_line_info victim;
+	bool present = lk->outcome != CACHE_LINE_MISS;
+
+	if (mq_free(l1) == 0)
+		return L1_STALL_MISS_QUEUE_FULL;
+	if (l1->stores_waiting >= l1->p.miss_queue)
+		return l1->ack_n > 0 ? L1_STALL_REPLY_FULL : L1_STALL_MISS_QUEUE_FULL;
+	if (!present && l1->p.write_policy == L1_WRITE_THROUGH_ALLOCATE) {
+		if (cache_allocate(l1->c, line, 0, &victim) < 0)
+			return L1_STALL_NO_LINE;
+		SIM_ASSERT(victim.dirty == 0); /* write-through: nothing to write back */
+		present = true;
+	}
+	req_enter(r, MEM_STAGE_L1_ACCESS, clock_tick_of(l1->clk, visible));
+	if (present) {
+		/* The bytes are on their way down: keep them as clean data (see the top). */
+		cache_write(l1->c, line, bytes);
+		cache_clean(l1->c, line, cache_sectors_of(l1->c, bytes));
+	}
+	mq_push(l1, new_down(l1, r, MEM_REQ_STORE, line, r->sector_mask, tnow), r);
+	l1->stores_waiting++;
+	count_outcome(l1, lk->outcome);
+	l1->st.stores++;
+	return L1_STALL_NONE;
+}
+
+/* Tries to accept r, the visible head of `in`. Returns L1_STALL_NONE when it was accepted (the
+ * caller pops it), else the reason; a refusal changes nothing but counters. */
+static enum l1_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t visible, cycle_t now)
+{
+	struct cache_bytes bytes;
+	const struct cache_bytes *bp;
+	struct cache_lookup lk;
+	struct cache_line_info victim;
+	tick_t tnow = clock_tick_of(l1->clk, now);
+	addr_t line = line_addr(l1, r->addr);
+	uint32_t sectors = r->sector_mask;
+	bool has_bytes = req_bytes(r, &bytes);
+
+	SIM_ASSERT(sectors != 0 && (sectors & ~l1->g->full_mask) == 0);
+	SIM_ASSERT(r->type == MEM_REQ_LOAD || r->type == MEM_REQ_STORE);
+	bp = has_bytes ? &bytes : NULL;
+	/* A load may name the bytes it needs (then exactly in its sectors); a store must. */
+	SIM_ASSERT(!has_bytes || cache_sectors_of(l1->c, &bytes) == sectors);
+	SIM_ASSERT(r->type == MEM_REQ_LOAD || has_bytes);
+	if (l1->head_seen != r) {
+		cache_access(l1->c, line, sectors, bp, &lk);
+		l1->head_seen = r;
+	} else {
+		cache_probe(l1->c, line, sectors, bp, &lk);
+	}
+
+	if (r->type == MEM_REQ_STORE)
+		return try_store(l1, r, &lk, &bytes, visible, tnow);
+
+	if (lk.outcome == CACHE_HIT) {
+		if (!rq_has_room(l1))
+			return L1_STALL_REPLY_FULL;
+		req_enter(r, MEM_STAGE_L1_ACCESS, clock_tick_of(l1->clk, visible));
+		count_outcome(l1, lk.outcome);
+		l1->st.loads++;
+		r->merged = NULL;
+		rq_push(l1, now + l1->p.hit_latency_cycles, r);
+		return L1_STALL_NONE;
+	}
+
+	/* A load miss. */
+	{
+		uint32_t need = lk.miss, fetch = 0, fetch2 = 0;
+		enum mshr_result res = mshr_probe(l1->m, line, need, &fetch), res2;
+
+		if (res == MSHR_FULL || res == MSHR_MERGE_FULL) {
+			res2 = mshr_add(l1->m, r, need, NULL); /* counts the refusal in the MSHR */
+			SIM_ASSERT(res2 == res);
+			return res == MSHR_FULL ? L1_STALL_MSHR_FULL : L1_STALL_MERGE_LIMIT;
+		}
+		if (fetch != 0 && mq_free(l1) == 0)
+			return L1_STALL_MISS_QUEUE_FULL;
+		if (lk.outcome == CACHE_LINE_MISS) {
+			/* Nothing of an absent line can be in flight: its fill would find no line. */
+			SIM_ASSERT(res == MSHR_NEW && fetch == need);
+			if (cache_allocate(l1->c, line, fetch, &victim) < 0)
+				return L1_STALL_NO_LINE;
+			SIM_ASSERT(victim.dirty == 0); /* write-through: nothing to write back */
+		} else if (fetch != 0) {
+			cache_reserve(l1->c, line, fetch);
+		}
+		req_enter(r, MEM_STAGE_L1_ACCESS, clock_tick_of(l1->clk, visible));
+		res2 = mshr_add(l1->m, r, need, &fetch2);
+		SIM_ASSERT(res2 == res && fetch2 == fetch);
+		if (res != MSHR_NEW)
+			l1->st.mshr_merges++;
+		if (fetch != 0)
+			mq_push(l1, new_down(l1, r, MEM_REQ_LOAD, line, fetch, tnow), NULL);
+		req_enter(r, MEM_STAGE_L1_MISS, tnow);
+		count_outcome(l1, lk.outcome);
+		l1->st.loads++;
+		return L1_STALL_NONE;
+	}
+}
+
+static void charge_stall(struct l1 *l1, cycle_t now)
+{
+	uint64_t *ctr[L1_STALL_COUNT] = {
+		NULL, &l1->st.stall_mshr_full, &l1->st.stall_merge_limit, &l1->st.stall_no_line,
+		&l1->st.stall_miss_queue_full, &l1->st.stall_reply_full,
+	};
+
+	if (l1->stall != L1_STALL_NONE) {
+		*ctr[l1->stall] += now - l1->stall_at;
+		l1->stall = L1_STALL_NONE;
+	}
+}
+
+static void l1_lookups(struct l1 *l1, cycle_t now)
+{
+	uint32_t i;
+
+	for (i = 0; i < l1->p.lookups_per_cycle; i++) {
+		struct mem_req *r = link_peek(l1->in);
+		enum l1_stall why;
+		cycle_t visible;
+
+		if (r == NULL)
+			break;
+		visible = link_head_ready(l1->in);
+		charge_stall(l1, now);
+		why = try_accept(l1, r, visible, now);
+		if (why != L1_STALL_NONE) {
+			l1->stall = why;
+			l1->stall_at = now;
+			break;
+		}
+		SIM_ASSERT(link_pop(l1->in) == r);
+		l1->head_seen = NULL;
+		l1->inside++;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * (0) fill_in, (1) fill port, (3) miss-queue drain, (4) replies
+ */
+
+static void l1_fill_in(struct l1 *l1, cycle_t now)
+{
+	struct mem_req *r;
+
+	while ((r = link_peek(l1->fill_in)) != NULL) {
+		link_pop(l1->fill_in);
+		SIM_ASSERT(r->origin == l1 && r->is_reply);
+		if (r->type == MEM_REQ_STORE) {
+			SIM_ASSERT(l1->writes_out > 0);
+			l1->writes_out--;
+			l1->st.store_acks++;
+			req_free(l1->pool, r, clock_tick_of(l1->clk, now));
+			continue;
+		}
+		SIM_ASSERT(r->type == MEM_REQ_LOAD && l1->misses_out > 0);
+		SIM_ASSERT(l1->fq_n < l1->fq_cap);
+		l1->misses_out--;
+		fq_at(l1, l1->fq_n)->r = r;
+		fq_at(l1, l1->fq_n)->ready = now + l1->p.fill_latency_cycles;
+		l1->fq_n++;
+	}
+}
+
+/* Gives r the stamps of the stages miss went through below the L1 (see the top). */
+static void copy_stamps(struct mem_req *r, const struct mem_req *miss)
+{
+	enum mem_stage s;
+
+	for (s = MEM_STAGE_XBAR_REQ; s <= MEM_STAGE_XBAR_REPLY; s++) {
+		if (s <= r->stage || miss->stamp[s] == TICK_NEVER ||
+		    miss->stamp[s] < r->stamp[r->stage])
+			continue;
+		r->stamp[s] = miss->stamp[s];
+		r->stage = s;
+	}
+}
+
+static void l1_fill_port(struct l1 *l1, cycle_t now)
+{
+	tick_t tnow = clock_tick_of(l1->clk, now);
+	uint32_t n = 0, i;
+
+	while (l1->fq_n > 0 && fq_at(l1, 0)->ready <= now && n < l1->p.fills_per_cycle &&
+	       rq_has_room(l1)) {
+		struct mem_req *miss = fq_at(l1, 0)->r, *chain, *r;
+		addr_t line = line_addr(l1, miss->addr);
+
+		l1->fq_head = (l1->fq_head + 1) % l1->fq_cap;
+		l1->fq_n--;
+		cache_fill(l1->c, line, miss->sector_mask);
+		chain = mshr_fill(l1->m, line, miss->sector_mask);
+		for (r = chain; r != NULL; r = r->merged) {
+			copy_stamps(r, miss);
+			req_enter(r, MEM_STAGE_L1_FILL, tnow);
+		}
+		if (chain != NULL)
+			rq_push(l1, now + l1->p.hit_latency_cycles, chain);
+		req_free(l1->pool, miss, tnow);
+		l1->st.fills++;
+		n++;
+	}
+	for (i = 0; i < l1->fq_n && fq_at(l1, i)->ready <= now; i++)
+		l1->st.fill_stalls++;
+}
+
+static void l1_drain(struct l1 *l1)
+{
+	l1->mq_blocked = false;
+	while (l1->mq_n > 0) {
+		struct l1_mq *s = mq_at(l1, 0);
+
+		if (!link_try_push(l1->miss_out, s->r)) {
+			l1->mq_blocked = true;
+			l1->st.miss_out_stalls++;
+			return;
+		}
+		if (s->orig != NULL) {
+			/* The store's write entered the crossbar: ack the SM (see the top). */
+			l1->acks[(l1->ack_head + l1->ack_n++) % l1->p.miss_queue] = s->orig;
+			l1->writes_out++;
+			l1->st.writes_sent++;
+		} else {
+			l1->misses_out++;
+			l1->st.misses_sent++;
+		}
+		s->r = s->orig = NULL;
+		l1->mq_head = (l1->mq_head + 1) % l1->p.miss_queue;
+		l1->mq_n--;
+	}
+}
+
+/* Pushes r on resp; false (nothing changed) when resp is full. */
+static bool reply(struct l1 *l1, struct mem_req *r, cycle_t now)
+{
+	tick_t period = clock_period(l1->clk);
+	cycle_t lat = now - r->stamp[MEM_STAGE_L1_ACCESS] / period;
+	struct stats_dist *d;
+
+	r->is_reply = true;
+	if (!link_try_push(l1->resp, r)) {
+		r->is_reply = false;
+		l1->st.reply_stalls++;
+		l1->reply_blocked = true;
+		return false;
+	}
+	if (r->type == MEM_REQ_STORE)
+		d = l1->lat_store;
+	else if (r->stamp[MEM_STAGE_L1_MISS] != TICK_NEVER)
+		d = l1->lat_miss;
+	else
+		d = l1->lat_hit;
+	if (d != NULL)
+		stats_dist_add(d, (double)lat);
+	l1->st.replies++;
+	l1->inside--;
+	return true;
+}
+
+static void l1_replies(struct l1 *l1, cycle_t now)
+{
+	l1->reply_blocked = false;
+	while (l1->rq_n > 0 && rq_at(l1, 0)->ready <= now) {
+		struct l1_reply *s = rq_at(l1, 0);
+
+		while (s->chain != NULL) {
+			struct mem_req *r = s->chain, *next = r->merged;
+
+			r->merged = NULL;
+			if (!reply(l1, r, now)) {
+				r->merged = next;
+				return;
+			}
+			s->chain = next;
+		}
+		l1->rq_head = (l1->rq_head + 1) % l1->rq_cap;
+		l1->rq_n--;
+	}
+	while (l1->ack_n > 0) {
+		if (!reply(l1, l1->acks[l1->ack_head], now))
+			return;
+		l1->acks[l1->ack_head] = NULL;
+		l1->ack_head = (l1->ack_head + 1) % l1->p.miss_queue;
+		l1->ack_n--;
+		l1->stores_waiting--;
+	}
+}
+
+static cycle_t min_cycle(cycle_t a, cycle_t b)
+{
+	return a < b ? a : b;
+}
+
+static cycle_t at_least_next(cycle_t c, cycle_t now)
+{
+	return c > now ? c : now + 1;
+}
+
+/* Sleeps until the next cycle anything can happen here; stays awake if that is the next one.
+ * Pushes on `in` and fill_in wake us (we are their consumer), pops of resp and miss_out too
+ * (we are their producer), so a blocked link needs no polling. */
+static void l1_sleep(struct l1 *l1, cycle_t now)
+{
+	cycle_t next = CYCLE_NEVER, h;
+
+	if (l1->mq_n > 0 && !l1->mq_blocked)
+		next = now + 1;
+	/* A ready fill is retried (and its stall counted) every cycle, as in l2.c. */
+	if (l1->fq_n > 0)
+		next = min_cycle(next, at_least_next(fq_at(l1, 0)->ready, now));
+	if (!l1->reply_blocked) {
+		if (l1->rq_n > 0)
+			next = min_cycle(next, at_least_next(rq_at(l1, 0)->ready, now));
+		if (l1->ack_n > 0)
+			next = now + 1;
+	}
+	h = link_head_ready(l1->fill_in);
+	if (h != CYCLE_NEVER)
+		next = min_cycle(next, at_least_next(h, now));
+	h = link_head_ready(l1->in);
+	if (h != CYCLE_NEVER) {
+		switch (l1->stall) {
+		case L1_STALL_NONE:
+			next = min_cycle(next, at_least_next(h, now));
+			break;
+		case L1_STALL_MISS_QUEUE_FULL:
+			/* Room comes from the drain; a blocked miss_out wakes us when it pops. */
+			if (!l1->mq_blocked)
+				next = now + 1;
+			break;
+		case L1_STALL_REPLY_FULL:
+			/* Room comes from the replies; a blocked resp wakes us when it pops. */
+			if (!l1->reply_blocked)
+				next = now + 1;
+			break;
+		default:
+			/* MSHR, merge limit, no line: only a fill frees them (fill queue above, or a
+			 * push on fill_in wakes us). */
+			break;
+		}
+	}
+	if (next == CYCLE_NEVER)
+		clock_sleep(l1->unit);
+	else if (next > now + 1)
+		clock_sleep_until(l1->unit, next);
+}
+
+static void l1_tick(void *unit, cycle_t now)
+{
+	struct l1 *l1 = unit;
+
+	l1_fill_in(l1, now);
+	l1_fill_port(l1, now);
+	l1_lookups(l1, now);
+	l1_drain(l1);
+	l1_replies(l1, now);
+	l1_sleep(l1, now);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Create / destroy / queries
+ */
+
+static void register_stats(struct l1 *l1, struct stats *st, const char *prefix)
+{
+	static const struct stats_counter_def counters[] = {
+#define C(f, d) STATS_COUNTER_DEF(struct l1_stats, f, d)
+		C(accesses, "requests accepted from the SM"),
+		C(loads, "loads accepted"),
+		C(stores, "stores accepted (written through to the L2)"),
+		C(hits, "accepted with every requested sector (load) or byte (store) present"),
+		C(sector_misses, "accepted with the line present, some requested sector or byte not"),
+		C(line_misses, "accepted with the line absent"),
+		C(mshr_merges, "load misses that joined an MSHR entry in flight"),
+		C(stall_mshr_full, "cycles the head request waited: no free MSHR entry"),
+		C(stall_merge_limit, "cycles the head request waited: MSHR entry at its merge limit"),
+		C(stall_no_line, "cycles the head request waited: every way of its set reserved"),
+		C(stall_miss_queue_full, "cycles the head request waited: miss queue full"),
+		C(stall_reply_full, "cycles the head request waited: reply pipeline or store acks "
+		  "full"),
+		C(misses_sent, "load misses sent into the crossbar"),
+		C(writes_sent, "store write-throughs sent into the crossbar"),
+		C(miss_out_stalls, "cycles the crossbar input refused the miss queue's head"),
+		C(fills, "returned misses written by the fill port"),
+		C(fill_stalls, "fill-cycles a readable fill waited for the fill port"),
+		C(store_acks, "write-through acks from the L2"),
+		C(replies, "replies pushed to the SM (loads and store acks)"),
+		C(reply_stalls, "cycles the SM refused a ready reply"),
+#undef C
+	};
+	char name[256];
+
+	stats_counters(st, prefix, &l1->st, counters, sizeof counters / sizeof counters[0]);
+	/* 1-cycle bins up to 4096 cycles; the registry counts overflow. */
+	snprintf(name, sizeof name, "%s.latency_hit", prefix);
+	l1->lat_hit = stats_dist(st, name, "load hits: core cycles from visible to reply pushed",
+				 0.0, 4096.0, 4096);
+	snprintf(name, sizeof name, "%s.latency_miss", prefix);
+	l1->lat_miss = stats_dist(st, name, "load misses (MSHR): core cycles from visible to "
+				  "reply pushed", 0.0, 4096.0, 4096);
+	snprintf(name, sizeof name, "%s.latency_store", prefix);
+	l1->lat_store = stats_dist(st, name, "stores: core cycles from visible to ack pushed "
+				   "(the write entered the crossbar)", 0.0, 4096.0, 4096);
+}
+
+struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, struct link *in,
+		     struct link *resp, struct link *miss_out, struct link *fill_in,
+		     struct req_pool *pool, const struct slice_hash *slices, uint64_t seed,
+		     struct stats *st, const char *prefix)
+{
+	struct sim_err err;
+	struct l1 *l1;
+	char name[256];
+
+	memset(&err, 0, sizeof err);
+	SIM_ASSERT(l1_params_check(p, "l1", &err) == 0);
+	SIM_ASSERT(p->hit_latency_cycles >= 1);
+	SIM_ASSERT(p->lookups_per_cycle >= 1 && p->fills_per_cycle >= 1 && p->miss_queue >= 1);
+	SIM_ASSERT(clk != NULL && in != NULL && resp != NULL && miss_out != NULL &&
+		   fill_in != NULL && pool != NULL && slices != NULL);
+	SIM_ASSERT(sm <= UINT16_MAX);
+	l1 = xcalloc(1, sizeof *l1);
+	l1->p = *p;
+	l1->sm = sm;
+	l1->prefix = xstrdup(prefix != NULL ? prefix : "l1");
+	l1->clk = clk;
+	l1->in = in;
+	l1->resp = resp;
+	l1->miss_out = miss_out;
+	l1->fill_in = fill_in;
+	l1->pool = pool;
+	l1->slices = slices;
+	snprintf(name, sizeof name, "%s.cache", l1->prefix);
+	l1->c = cache_create(&p->cache, seed, st, name);
+	l1->g = cache_geom(l1->c);
+	snprintf(name, sizeof name, "%s.mshr", l1->prefix);
+	l1->m = mshr_create(&p->mshr, l1->g->line_bytes, l1->g->sector_bytes, st, name);
+	l1->mq = xcalloc(p->miss_queue, sizeof *l1->mq);
+	l1->acks = xcalloc(p->miss_queue, sizeof *l1->acks);
+	/* Every miss in flight holds at least one new sector in flight in the MSHR. */
+	l1->fq_cap = p->mshr.entries *
+		     (p->mshr.granularity == MSHR_GRAN_LINE ? l1->g->sectors : 1);
+	l1->fq = xcalloc(l1->fq_cap, sizeof *l1->fq);
+	/* Never full while resp keeps up: each cycle adds at most lookups + fills slots, each
+	 * leaves hit_latency cycles later. */
+	l1->rq_cap = (p->lookups_per_cycle + p->fills_per_cycle) * (p->hit_latency_cycles + 1);
+	l1->rq = xcalloc(l1->rq_cap, sizeof *l1->rq);
+	l1->stall = L1_STALL_NONE;
+	l1->unit = clock_attach(clk, l1->prefix, l1_tick, l1);
+	link_set_consumer(in, l1->unit);
+	link_set_consumer(fill_in, l1->unit);
+	link_set_producer(resp, l1->unit);
+	link_set_producer(miss_out, l1->unit);
+	if (st != NULL)
+		register_stats(l1, st, l1->prefix);
+	return l1;
+}
+
+void l1_destroy(struct l1 *l1)
+{
+	if (l1 == NULL)
+		return;
+	cache_destroy(l1->c);
+	mshr_destroy(l1->m);
+	free(l1->mq);
+	free(l1->acks);
+	free(l1->fq);
+	free(l1->rq);
+	free(l1->prefix);
+	free(l1);
+}
+
+struct clock_unit *l1_unit(struct l1 *l1)
+{
+	return l1->unit;
+}
+
+bool l1_is_idle(const struct l1 *l1)
+{
+	return l1->inside == 0 && l1->mq_n == 0 && l1->misses_out == 0 && l1->writes_out == 0 &&
+	       l1->fq_n == 0 && l1->rq_n == 0 && l1->ack_n == 0;
+}
+
+const struct l1_stats *l1_stats(const struct l1 *l1)
+{
+	return &l1->st;
+}
+
+struct cache *l1_cache(struct l1 *l1)
+{
+	return l1->c;
+}
+
+struct mshr *l1_mshr(struct l1 *l1)
+{
+	return l1->m;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Check and dump
+ */
+
+static void check_miss(const struct l1 *l1, const struct mem_req *r)
+{
+	struct cache_line_info li;
+	addr_t line = line_addr(l1, r->addr);
+
+	SIM_ASSERT(r->origin == l1 && r->type == MEM_REQ_LOAD && r->addr == line);
+	SIM_ASSERT(r->sector_mask != 0 && (r->sector_mask & ~l1->g->full_mask) == 0);
+	SIM_ASSERT(cache_line(l1->c, line, &li));
+	SIM_ASSERT((li.pending & r->sector_mask) == r->sector_mask);
+	SIM_ASSERT((mshr_pending(l1->m, line) & r->sector_mask) == r->sector_mask);
+}
+
+void l1_check(const struct l1 *l1)
+{
+	uint64_t stores = 0, inq = 0, misses = 0;
+	cycle_t last = 0;
+	uint32_t i;
+
+	cache_check(l1->c);
+	mshr_check(l1->m);
+	SIM_ASSERT(l1->mq_n <= l1->p.miss_queue && l1->ack_n <= l1->p.miss_queue);
+	for (i = 0; i < l1->mq_n; i++) {
+		const struct l1_mq *s = mq_at(l1, i);
+
+		if (s->orig != NULL) {
+			SIM_ASSERT(s->r->origin == l1 && s->r->type == MEM_REQ_STORE);
+			SIM_ASSERT(s->orig->type == MEM_REQ_STORE && s->r->addr == s->orig->addr);
+			stores++;
+		} else {
+			check_miss(l1, s->r);
+			misses++;
+		}
+	}
+	SIM_ASSERT(l1->stores_waiting == stores + l1->ack_n);
+	SIM_ASSERT(l1->stores_waiting <= l1->p.miss_queue);
+	SIM_ASSERT(l1->fq_n + l1->misses_out <= l1->fq_cap);
+	for (i = 0; i < l1->fq_n; i++) {
+		const struct l1_fill *f = fq_at(l1, i);
+
+		SIM_ASSERT(f->ready >= last);
+		last = f->ready;
+		check_miss(l1, f->r);
+	}
+	misses += l1->fq_n + l1->misses_out;
+	if (l1->p.mshr.granularity == MSHR_GRAN_SECTOR)
+		SIM_ASSERT(misses <= mshr_used(l1->m));
+	SIM_ASSERT(l1->rq_n <= l1->rq_cap);
+	last = 0;
+	for (i = 0; i < l1->rq_n; i++) {
+		const struct l1_reply *s = rq_at(l1, i);
+		const struct mem_req *r;
+
+		SIM_ASSERT(s->chain != NULL && s->ready >= last);
+		last = s->ready;
+		for (r = s->chain; r != NULL; r = r->merged)
+			inq++;
+	}
+	SIM_ASSERT(l1->inside == mshr_waiting(l1->m) + inq + l1->stores_waiting);
+}
+
+void l1_dump(const struct l1 *l1, FILE *out)
+{
+	struct mem_req *h = link_peek(l1->in);
+	uint32_t i;
+
+	fprintf(out, "%s: sm %u, cycle %" PRIu64 ", inside %" PRIu64 ", miss queue %u/%u%s, "
+		"misses out %" PRIu64 ", writes out %" PRIu64 ", fill queue %u/%u, reply queue "
+		"%u/%u, acks %u%s\n", l1->prefix, l1->sm, clock_cycle(l1->clk), l1->inside,
+		l1->mq_n, l1->p.miss_queue, l1->mq_blocked ? " (blocked)" : "", l1->misses_out,
+		l1->writes_out, l1->fq_n, l1->fq_cap, l1->rq_n, l1->rq_cap, l1->ack_n,
+		l1->reply_blocked ? " (resp blocked)" : "");
+	fprintf(out, "  head of in: ");
+	if (h != NULL)
+		fprintf(out, "req %" PRIu64 " %s 0x%" PRIx64 " sectors 0x%x", h->id,
+			mem_req_type_name(h->type), h->addr, h->sector_mask);
+	else
+		fprintf(out, "none visible (next at %" PRIu64 ")", link_head_ready(l1->in));
+	if (l1->stall != L1_STALL_NONE)
+		fprintf(out, ", stalled (%s) since cycle %" PRIu64, stall_names[l1->stall],
+			l1->stall_at);
+	fprintf(out, "\n");
+	for (i = 0; i < l1->mq_n && i < 16; i++) {
+		const struct l1_mq *s = mq_at(l1, i);
+
+		fprintf(out, "  mq[%u] req %" PRIu64 " %s 0x%" PRIx64 " sectors 0x%x slice %u\n", i,
+			s->r->id, mem_req_type_name(s->r->type), s->r->addr, s->r->sector_mask,
+			s->r->slice);
+	}
+	for (i = 0; i < l1->fq_n && i < 16; i++) {
+		const struct l1_fill *f = fq_at(l1, i);
+
+		fprintf(out, "  fill req %" PRIu64 " 0x%" PRIx64 " sectors 0x%x ready %" PRIu64 "\n",
+			f->r->id, f->r->addr, f->r->sector_mask, f->ready);
+	}
+	mshr_dump(l1->m, out);
+	cache_dump(l1->c, out);
+}
