@@ -15,6 +15,51 @@
 #include "clock.h"
 #include "log.h"
 #include "params.h"
+#include "probe.h"
+#include "sim.h"
+
+/* Peak bandwidths from the parameters and unloaded latencies measured on a fresh machine. */
+static void print_hierarchy(const struct gpu_params *p, const struct dram_spec *spec)
+{
+	double core = 1e6 / (double)clock_period_from_mhz(p->clock.core_mhz) / 1e3; /* GHz */
+	double xb = 1e6 / (double)clock_period_from_mhz(p->clock.xbar_mhz) / 1e3;
+	double l2c = 1e6 / (double)clock_period_from_mhz(p->clock.l2_mhz) / 1e3;
+	uint32_t slices = spec->channels * p->gpu.l2_slices_per_channel;
+	uint32_t ports = slices < p->gpu.sms ? slices : p->gpu.sms;
+	double tck_ns = (double)clock_period_from_mhz(p->clock.core_mhz) / 1000.0;
+	double l1 = p->l1.lookups_per_cycle * (double)p->l1.cache.line_bytes * core;
+	struct probe_unloaded u;
+	struct sim_err err;
+	struct sim *s;
+
+	printf("hierarchy: %u SMs, L1 %u KB per SM (%u-way), %u L2 slices x %u KB = %.1f MB "
+	       "(%u-way)\n", p->gpu.sms, p->l1.cache.size_kb, p->l1.cache.assoc, slices,
+	       p->l2.cache.size_kb, slices * (double)p->l2.cache.size_kb / 1024.0,
+	       p->l2.cache.assoc);
+	printf("  peak GB/s: L1 %.1f per SM, %.0f in all; crossbar requests %.0f, replies %.0f; "
+	       "L2 %.0f; DRAM %.1f\n", l1, l1 * p->gpu.sms,
+	       ports * (double)p->xbar.req_port_bytes * xb,
+	       ports * (double)p->xbar.reply_port_bytes * xb,
+	       slices * (double)p->l2.lookups_per_cycle * p->l2.cache.line_bytes * l2c,
+	       spec->peak_gbps);
+	{
+		/* Unloaded means no refresh either: a refresh of the bank would close its row. */
+		struct gpu_params q = *p;
+
+		q.mc.refresh = MC_REFRESH_OFF;
+		s = sim_create(&q, &err);
+	}
+	if (s == NULL || probe_unloaded(s, &u, &err) != 0) {
+		printf("  unloaded latency: not measured (%s)\n", err.msg);
+	} else {
+		printf("  unloaded load latency (refresh off), core cycles (ns): L1 hit %.0f (%.1f), "
+		       "L2 hit %.0f "
+		       "(%.1f), DRAM row hit %.0f (%.1f), row miss %.0f (%.1f)\n",
+		       u.l1_hit, u.l1_hit * tck_ns, u.l2_hit, u.l2_hit * tck_ns, u.dram_row_hit,
+		       u.dram_row_hit * tck_ns, u.dram_row_miss, u.dram_row_miss * tck_ns);
+	}
+	sim_destroy(s);
+}
 
 static const char usage[] =
 	"Usage: gmsim config show  [-c FILE] [-o group.key=value ...]\n"
@@ -22,7 +67,8 @@ static const char usage[] =
 	"       gmsim config doc\n"
 	"\n"
 	"  show    print the effective configuration: every key, defaults filled in\n"
-	"  check   validate the configuration and print what it implies (clocks, DRAM)\n"
+	"  check   validate the configuration and print what it implies: clocks, DRAM, peak\n"
+	"          bandwidths, unloaded latencies of each level\n"
 	"  doc     print the Markdown reference of every group and key\n"
 	"\n"
 	"  -c, --config FILE        configuration file (default " CLI_DEFAULT_CONFIG ")\n"
@@ -120,8 +166,10 @@ int cmd_config(int argc, char **argv)
 		{
 			struct dram_spec spec;
 
-			if (gpu_dram_spec(&p, &spec, &err) == 0)
+			if (gpu_dram_spec(&p, &spec, &err) == 0) {
 				dram_spec_print(&spec, stdout);
+				print_hierarchy(&p, &spec);
+			}
 		}
 	}
 	cli_config_opts_free(&o);

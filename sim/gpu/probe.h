@@ -48,4 +48,15 @@ struct probe_result {
 int probe_run(struct sim *s, const struct probe_opts *o, struct probe_result *r,
 	      struct sim_err *err);
 
+/* Unloaded latencies through the whole hierarchy, from four single loads on a fresh sim:
+ * a cold line (L1, L2 and DRAM miss on a closed bank), the next line of the same DRAM row (a row
+ * hit), the first line from another SM (an L2 hit) and again from the first SM (an L1 hit).
+ * Core cycles, issue to reply. */
+struct probe_unloaded {
+	double l1_hit, l2_hit, dram_row_hit, dram_row_miss;
+};
+/* Needs at least 2 SMs and a fresh sim, which must not be run afterwards (destroy it).
+ * Returns 0, or -1 with err filled. */
+int probe_unloaded(struct sim *s, struct probe_unloaded *u, struct sim_err *err);
+
 #endif /* SIM_PROBE_H */

@@ -6,7 +6,7 @@
 #   - a many-SM stream is limited by DRAM on the config as it is, and by the crossbar when its
 #     reply ports are made narrow, and the statistics show which.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 13
+plan 15
 C=configs/test/small-gpu.cfg
 
 jget() {
@@ -34,6 +34,16 @@ expect_num "L2 plateau from 32 KB to the 128 KB of L2 ($l2a, $l2b)" \
 	"$l2a == $l2b && $l2a > $l1a + 50"
 expect_num "DRAM plateau beyond the L2 ($d1, $d2 cycles)" \
 	"($d1 - $d2) <= 0.05 * $d2 && ($d2 - $d1) <= 0.05 * $d2 && $d1 > $l2a + 30"
+
+# The plateaus are the unloaded latencies `config check` derives (from single loads on a fresh
+# machine): L2 hit exactly, DRAM at the row-miss figure (a chase opens a new row every time).
+run_gmsim config check -c $C
+u=$(printf '%s\n' "$out" | sed -n 's/.*L2 hit \([0-9]*\) .*row miss \([0-9]*\) .*/\1 \2/p')
+set -- $u
+expect_num "config check's L2 hit ($1) is the chase's L2 plateau ($l2a)" "$1 == $l2a"
+d50=$(run_gmsim probe -c $C --chase --footprint-kb 2048 --loads 300; printf '%s\n' "$out" | awk '$1 == 2048 { print $3 }')
+expect_num "config check's DRAM row miss ($2) is the chase's DRAM p50 ($d50) within 2 cycles" \
+	"$d50 - $2 <= 2 && $2 - $d50 <= 2"
 
 # Stream on the config as it is: DRAM-bound (112 GB/s peak: 4 x 16 pins x 14 Gb/s / 8).
 run_gmsim probe -c $C --stream --footprint-kb 4096 --loads 20000 --stats-json "$tap_tmp/s.json"
