@@ -35,8 +35,11 @@
  * downstream, not of the link itself. */
 #define SIM_PORT_DEPTH 64
 
+/* Sums over a level's instances, under "l1." and "l2.". */
 struct level_totals {
-	uint64_t accesses, hits, mshr_merges, reservation_fails;
+	uint64_t accesses, hits, sector_misses, line_misses, mshr_merges, reservation_fails;
+	uint64_t stall_mshr_full, stall_merge_limit, stall_no_line, stall_miss_queue_full;
+	uint64_t fill_stalls, writebacks;
 	double hit_rate;
 };
 
@@ -67,27 +70,32 @@ static void mc_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle
 
 static void register_totals(struct sim *s)
 {
-	static const struct {
-		const char *level;
-	} lv[2] = { { "l1" }, { "l2" } };
+	static const struct stats_counter_def defs[] = {
+#define C(f, d) STATS_COUNTER_DEF(struct level_totals, f, d)
+		C(accesses, "requests looked up, all instances"),
+		C(hits, "requests whose sectors were all present"),
+		C(sector_misses, "requests to a present line missing a sector"),
+		C(line_misses, "requests to an absent line"),
+		C(mshr_merges, "misses merged into an MSHR entry in flight"),
+		C(reservation_fails, "cycles a request waited at the head: the four reasons below"),
+		C(stall_mshr_full, "... no free MSHR entry"),
+		C(stall_merge_limit, "... an MSHR entry at its merge limit"),
+		C(stall_no_line, "... every way of the set waiting for a fill"),
+		C(stall_miss_queue_full, "... no room in the miss queue"),
+		C(fill_stalls, "fill-cycles a fill waited for the fill port"),
+		C(writebacks, "dirty sectors written to the next level (L2: to DRAM)"),
+#undef C
+	};
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		struct level_totals *t = i == 0 ? &s->t1 : &s->t2;
+		const char *lv = i == 0 ? "l1" : "l2";
 		char name[64];
 
-		snprintf(name, sizeof name, "%s.accesses", lv[i].level);
-		stats_counter(s->st, name, "requests looked up, all instances", &t->accesses);
-		snprintf(name, sizeof name, "%s.hits", lv[i].level);
-		stats_counter(s->st, name, "requests whose sectors were all present", &t->hits);
-		snprintf(name, sizeof name, "%s.hit_rate", lv[i].level);
+		stats_counters(s->st, lv, t, defs, sizeof defs / sizeof defs[0]);
+		snprintf(name, sizeof name, "%s.hit_rate", lv);
 		stats_real(s->st, name, "hits / accesses", &t->hit_rate, 0);
-		snprintf(name, sizeof name, "%s.mshr_merges", lv[i].level);
-		stats_counter(s->st, name, "misses merged into an MSHR entry in flight",
-			      &t->mshr_merges);
-		snprintf(name, sizeof name, "%s.reservation_fails", lv[i].level);
-		stats_counter(s->st, name, "cycles a request waited for an MSHR entry, a merge slot, "
-			      "a line or the miss queue", &t->reservation_fails);
 	}
 }
 
@@ -255,33 +263,43 @@ bool sim_is_idle(const struct sim *s)
 	return xbar_pending(s->xbar) == 0 && req_pool_in_flight(s->pool) == 0;
 }
 
+#define ADD_LEVEL(t, x)                                                                   \
+	do {                                                                              \
+		(t)->accesses += (x)->accesses;                                           \
+		(t)->hits += (x)->hits;                                                   \
+		(t)->sector_misses += (x)->sector_misses;                                 \
+		(t)->line_misses += (x)->line_misses;                                     \
+		(t)->mshr_merges += (x)->mshr_merges;                                     \
+		(t)->stall_mshr_full += (x)->stall_mshr_full;                             \
+		(t)->stall_merge_limit += (x)->stall_merge_limit;                         \
+		(t)->stall_no_line += (x)->stall_no_line;                                 \
+		(t)->stall_miss_queue_full += (x)->stall_miss_queue_full;                 \
+		(t)->fill_stalls += (x)->fill_stalls;                                     \
+	} while (0)
+
+static void finish_level(struct level_totals *t)
+{
+	t->reservation_fails = t->stall_mshr_full + t->stall_merge_limit + t->stall_no_line +
+			       t->stall_miss_queue_full;
+	t->hit_rate = t->accesses ? (double)t->hits / (double)t->accesses : 0.0;
+}
+
 void sim_totals(struct sim *s)
 {
 	uint32_t i;
 
 	memset(&s->t1, 0, sizeof s->t1);
 	memset(&s->t2, 0, sizeof s->t2);
-	for (i = 0; i < s->nsm; i++) {
-		const struct l1_stats *x = l1_stats(s->l1[i]);
-
-		s->t1.accesses += x->accesses;
-		s->t1.hits += x->hits;
-		s->t1.mshr_merges += x->mshr_merges;
-		s->t1.reservation_fails += x->stall_mshr_full + x->stall_merge_limit +
-					   x->stall_no_line + x->stall_miss_queue_full;
-	}
+	for (i = 0; i < s->nsm; i++)
+		ADD_LEVEL(&s->t1, l1_stats(s->l1[i]));
 	for (i = 0; i < s->nslices; i++) {
-		const struct l2_stats *x = l2_stats(s->l2[i]);
-
-		s->t2.accesses += x->accesses;
-		s->t2.hits += x->hits;
-		s->t2.mshr_merges += x->mshr_merges;
-		s->t2.reservation_fails += x->stall_mshr_full + x->stall_merge_limit +
-					   x->stall_no_line + x->stall_miss_queue_full;
+		ADD_LEVEL(&s->t2, l2_stats(s->l2[i]));
+		s->t2.writebacks += l2_stats(s->l2[i])->writebacks;
 	}
-	s->t1.hit_rate = s->t1.accesses ? (double)s->t1.hits / (double)s->t1.accesses : 0.0;
-	s->t2.hit_rate = s->t2.accesses ? (double)s->t2.hits / (double)s->t2.accesses : 0.0;
+	finish_level(&s->t1);
+	finish_level(&s->t2);
 }
+#undef ADD_LEVEL
 
 void sim_dump(const struct sim *s, FILE *out)
 {
