@@ -134,6 +134,9 @@ const struct cfg_field l1_fields[] = {
 	CFG_U32_FIELD(P, lookups_per_cycle, 1, 64, "1",
 		      "tag lookups (line requests taken from the SM) per core cycle: an "
 		      "uncoalesced instruction's n line requests take n / lookups cycles"),
+	CFG_U32_FIELD(P, data_banks, 1, 64, "4",
+		      "data-array banks, each reading or writing one 32 B sector per cycle: "
+		      "several lookups in a cycle wait when their sectors share a bank"),
 	CFG_U32_FIELD(P, fill_latency_cycles, 0, 10000, "4",
 		      "core cycles from a miss's data arriving from the crossbar to its sectors "
 		      "readable"),
@@ -166,6 +169,9 @@ int l1_params_check(const struct l1_params *p, const char *group, struct sim_err
 	if (p->write_policy >= L1_WRITE_POLICY_COUNT)
 		return sim_err_set(err, NULL, 0, "%s.write_policy: unknown policy %u", group,
 				   p->write_policy);
+	if (p->data_banks < 1 || p->data_banks > 64)
+		return sim_err_set(err, NULL, 0, "%s.data_banks: expected 1..64, got %u", group,
+				   p->data_banks);
 	return 0;
 }
 
@@ -475,17 +481,43 @@ static void charge_stall(struct l1 *l1, cycle_t now)
 	}
 }
 
+/* The data banks the sectors of r touch: sector s of line L sits in bank
+ * (L x sectors per line + s) mod data_banks, so a line's sectors spread over the banks. */
+static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r)
+{
+	uint32_t spl = l1->p.cache.line_bytes / l1->p.cache.sector_bytes;
+	uint64_t first = (r->addr / l1->p.cache.line_bytes) * spl;
+	uint64_t mask = 0;
+	uint32_t s;
+
+	for (s = 0; s < spl; s++)
+		if ((r->sector_mask >> s) & 1u)
+			mask |= 1ull << ((first + s) % l1->p.data_banks);
+	return mask;
+}
+
 static void l1_lookups(struct l1 *l1, cycle_t now)
 {
+	uint64_t banks_used = 0;
 	uint32_t i;
 
 	for (i = 0; i < l1->p.lookups_per_cycle; i++) {
 		struct mem_req *r = link_peek(l1->in);
 		enum l1_stall why;
 		cycle_t visible;
+		uint64_t banks;
 
 		if (r == NULL)
 			break;
+		/* A second lookup of the cycle whose sectors need a bank already in use waits for
+		 * the next cycle (the first one always goes: its sectors are in distinct banks or
+		 * it is serialised by the array as one access). */
+		banks = data_bank_mask(l1, r);
+		if ((banks & banks_used) != 0) {
+			l1->st.bank_conflicts++;
+			break;
+		}
+		banks_used |= banks;
 		visible = link_head_ready(l1->in);
 		charge_stall(l1, now);
 		why = try_accept(l1, r, visible, now);
@@ -751,6 +783,7 @@ static void register_stats(struct l1 *l1, struct stats *st, const char *prefix)
 		C(store_acks, "write-through acks from the L2"),
 		C(replies, "replies pushed to the SM (loads and store acks)"),
 		C(reply_stalls, "cycles the SM refused a ready reply"),
+		C(bank_conflicts, "lookups deferred a cycle because a data bank was taken"),
 #undef C
 	};
 	char name[256];

@@ -68,6 +68,7 @@ struct l1_params {
 	struct mshr_params mshr;
 	uint32_t hit_latency_cycles;  /* core cycles, request visible -> reply pushed, on a hit */
 	uint32_t lookups_per_cycle;   /* tag lookups (requests taken from `in`) per cycle */
+	uint32_t data_banks;          /* data-array banks, one 32 B sector access each per cycle */
 	uint32_t fill_latency_cycles; /* fill data visible on fill_in -> sectors readable */
 	uint32_t fills_per_cycle;     /* fills (one returned miss each) the fill port writes per cycle */
 	uint32_t miss_queue;          /* requests (misses, store writes) waiting for the crossbar */
@@ -76,7 +77,7 @@ struct l1_params {
 
 extern const struct cfg_field l1_fields[];
 extern const size_t l1_nfields;
-#define L1_NFIELDS 6 /* entries of l1_fields[] (checked in the .c) */
+#define L1_NFIELDS 7 /* entries of l1_fields[] (checked in the .c) */
 
 /* What the field ranges cannot check: cache_params_check of p->cache (as "<group>.cache") and
  * lines of at most 128 B (the width of mem_req.byte_mask). Returns 0, or -1 with err filled. */
@@ -104,6 +105,7 @@ struct l1_stats {
 	uint64_t store_acks;      /* write-through acks from the L2 (retired here) */
 	uint64_t replies;         /* replies pushed on resp (loads and stores) */
 	uint64_t reply_stalls;    /* cycles resp refused a ready reply */
+	uint64_t bank_conflicts;  /* lookups deferred a cycle: a data bank already used this cycle */
 };
 
 struct l1;

@@ -231,6 +231,7 @@ static void params_default(struct env *e)
 	p->mshr.granularity = MSHR_GRAN_SECTOR;
 	p->hit_latency_cycles = 28;
 	p->lookups_per_cycle = 1;
+	p->data_banks = 16; /* wide enough that only test_data_banks sees a conflict */
 	p->fill_latency_cycles = 4;
 	p->fills_per_cycle = 1;
 	p->miss_queue = 8;
@@ -594,6 +595,39 @@ static void test_lookups_per_cycle(void **state)
 	print_message("# lookups 4: hit burst %" PRIu64 "..%" PRIu64 ", miss burst %" PRIu64
 		      "..%" PRIu64 "\n", first[0], last[0], first[1], last[1]);
 	env_free(&st2);
+}
+
+/* Four lookups per cycle but 4 data banks of one sector each: four whole-line hits need every
+ * bank, so they go one per cycle (three conflicts); four one-sector hits to sectors 0..3 of
+ * different lines use distinct banks and go in one cycle. */
+static void test_data_banks(void **state)
+{
+	struct env *e = env_new(state);
+	uint64_t ids[4];
+	uint32_t i;
+
+	e->p.lookups_per_cycle = 4;
+	e->p.data_banks = 4;
+	env_start(e);
+	for (i = 0; i < 4; i++)
+		load_at(e, 10 + i, (addr_t)i * 128, 0xf);
+	run_all(e, true);
+	for (i = 0; i < 4; i++)
+		ids[i] = load_at(e, 500, (addr_t)i * 128, 0xf);
+	run_all(e, true);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(e->reply_at[ids[i]], hit_reply(e, 501 + i));
+	assert_int_equal(l1_stats(e->l1)->bank_conflicts, 3);
+	/* Line i, sector i: bank (4 i + i) mod 4 = i, all distinct. */
+	for (i = 0; i < 4; i++)
+		ids[i] = load_at(e, 700, (addr_t)i * 128, 1u << i);
+	run_all(e, true);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(e->reply_at[ids[i]], hit_reply(e, 701));
+	assert_int_equal(l1_stats(e->l1)->bank_conflicts, 3);
+	assert_int_equal(l1_params_check(&(struct l1_params){ .cache = e->p.cache,
+							      .lookups_per_cycle = 1 },
+					 "l1", &(struct sim_err){ 0 }), -1);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1009,6 +1043,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_mshr_full, env_free),
 		cmocka_unit_test_teardown(test_merge_limit, env_free),
 		cmocka_unit_test_teardown(test_lookups_per_cycle, env_free),
+		cmocka_unit_test_teardown(test_data_banks, env_free),
 		cmocka_unit_test_teardown(test_write_no_allocate, env_free),
 		cmocka_unit_test_teardown(test_write_allocate, env_free),
 		cmocka_unit_test_teardown(test_fill_contention, env_free),
