@@ -29,11 +29,6 @@ static const struct cfg_field l2_cache_fields[] = { CACHE_FIELDS("96", "16") };
 static const struct cfg_field sim_fields[] = {
 	CFG_U64_FIELD(struct sim_params, seed, 0, INT64_MAX, "1",
 		      "seed of every random choice (workload rand(), random replacement)"),
-	CFG_U64_FIELD(struct sim_params, max_cycles, 0, INT64_MAX, "0",
-		      "stop after this many core cycles; 0 = run to completion"),
-	CFG_U64_FIELD(struct sim_params, watchdog_cycles, 1000, INT64_MAX, "1000000",
-		      "core cycles with requests in flight but none retired before the run is "
-		      "declared deadlocked"),
 };
 
 /* Up to 10 GHz: above that a period of 100 ps rounds too coarsely to trust. */
@@ -54,7 +49,7 @@ static const struct cfg_field clock_fields[] = {
 
 static const struct cfg_group groups[] = {
 	GROUP("gpu", "The GPU the config describes.", gpu_fields, gpu),
-	GROUP("sim", "How the simulation runs: seed, limits, watchdog.", sim_fields, sim),
+	GROUP("sim", "How the simulation runs.", sim_fields, sim),
 	GROUP("clock", "Clock domains. Each frequency is rounded once to an integer period in "
 		       "picoseconds; `gmsim config check` prints the rounding. The DRAM clock "
 		       "derives from `dram.data_rate_gbps`.",

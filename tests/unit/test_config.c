@@ -439,7 +439,7 @@ static void shipped_schema_defaults_are_valid(void **state)
 	/* The simulator's own tables: every default parses and is in range. */
 	assert_int_equal(cfg_defaults(&gpu_schema, &g, &err), 0);
 	assert_int_equal(g.sim.seed, 1);
-	assert_int_equal(g.sim.watchdog_cycles, 1000000);
+	assert_int_equal(g.gpu.sms, 80);
 }
 
 /* ---------------------------------------------------------------------------------------------
