@@ -86,6 +86,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "req.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Parameters
@@ -849,3 +850,22 @@ void cache_check(const struct cache *c)
 
 _Static_assert(sizeof cache_fields / sizeof cache_fields[0] == CACHE_NFIELDS,
 	       "CACHE_NFIELDS must count cache_fields");
+
+bool cache_bytes_of_req(const struct mem_req *r, struct cache_bytes *b)
+{
+	memset(b, 0, sizeof *b);
+	b->w[0] = r->byte_mask[0];
+	b->w[1] = r->byte_mask[1];
+	return !cache_bytes_empty(b);
+}
+
+void cache_lookup_head(struct cache *c, const void **seen, const void *req, addr_t line,
+		       uint32_t sectors, const struct cache_bytes *bytes, struct cache_lookup *out)
+{
+	if (*seen != req) {
+		cache_access(c, line, sectors, bytes, out);
+		*seen = req;
+	} else {
+		cache_probe(c, line, sectors, bytes, out);
+	}
+}

@@ -324,4 +324,14 @@ struct cache_repl_ops {
 /* The policy at index i of cache_repl_names (enum cache_repl); NULL if out of range. */
 const struct cache_repl_ops *cache_repl_get(uint32_t i);
 
+
+struct mem_req;
+/* The bytes a request names (its byte_mask) as a line byte mask; false if it names none. */
+bool cache_bytes_of_req(const struct mem_req *r, struct cache_bytes *b);
+/* A lookup for the request at the head of a unit's input: counted (cache_access) the first time
+ * that request is looked up, a side-effect-free probe when it is retried after a stall. *seen
+ * remembers the request last counted. */
+void cache_lookup_head(struct cache *c, const void **seen, const void *req, addr_t line,
+		       uint32_t sectors, const struct cache_bytes *bytes, struct cache_lookup *out);
+
 #endif /* SIM_CACHE_H */

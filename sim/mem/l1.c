@@ -253,7 +253,7 @@ struct l1 {
 	bool reply_blocked;       /* resp refused this cycle: its pop wakes us */
 
 	/* the head of `in` */
-	struct mem_req *head_seen;   /* counted by cache_access already */
+	const void *head_seen;       /* counted by cache_access already */
 	enum l1_stall stall;
 	cycle_t stall_at;
 
@@ -344,14 +344,6 @@ static struct mem_req *new_down(struct l1 *l1, const struct mem_req *orig, enum 
  * (2) Lookup
  */
 
-static bool req_bytes(const struct mem_req *r, struct cache_bytes *b)
-{
-	memset(b, 0, sizeof *b);
-	b->w[0] = r->byte_mask[0];
-	b->w[1] = r->byte_mask[1];
-	return !cache_bytes_empty(b);
-}
-
 static void count_outcome(struct l1 *l1, enum cache_outcome o)
 {
 	l1->st.accesses++;
@@ -404,7 +396,7 @@ static enum l1_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t visibl
 	tick_t tnow = clock_tick_of(l1->clk, now);
 	addr_t line = line_addr(l1, r->addr);
 	uint32_t sectors = r->sector_mask;
-	bool has_bytes = req_bytes(r, &bytes);
+	bool has_bytes = cache_bytes_of_req(r, &bytes);
 
 	SIM_ASSERT(sectors != 0 && (sectors & ~l1->g->full_mask) == 0);
 	SIM_ASSERT(r->type == MEM_REQ_LOAD || r->type == MEM_REQ_STORE);
@@ -412,12 +404,7 @@ static enum l1_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t visibl
 	/* A load may name the bytes it needs (then exactly in its sectors); a store must. */
 	SIM_ASSERT(!has_bytes || cache_sectors_of(l1->c, &bytes) == sectors);
 	SIM_ASSERT(r->type == MEM_REQ_LOAD || has_bytes);
-	if (l1->head_seen != r) {
-		cache_access(l1->c, line, sectors, bp, &lk);
-		l1->head_seen = r;
-	} else {
-		cache_probe(l1->c, line, sectors, bp, &lk);
-	}
+	cache_lookup_head(l1->c, &l1->head_seen, r, line, sectors, bp, &lk);
 
 	if (r->type == MEM_REQ_STORE)
 		return try_store(l1, r, &lk, &bytes, visible, tnow);

@@ -248,7 +248,7 @@ struct l2 {
 	bool reply_blocked;       /* reply_out refused this cycle: its pop wakes us */
 
 	/* the head of `in` */
-	struct mem_req *head_seen;   /* counted by cache_access already */
+	const void *head_seen;       /* counted by cache_access already */
 	enum l2_stall stall;
 	cycle_t stall_at;
 
@@ -396,14 +396,6 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
  * (1) Lookup
  */
 
-static bool req_bytes(const struct mem_req *r, struct cache_bytes *b)
-{
-	memset(b, 0, sizeof *b);
-	b->w[0] = r->byte_mask[0];
-	b->w[1] = r->byte_mask[1];
-	return !cache_bytes_empty(b);
-}
-
 static void count_outcome(struct l2 *l2, enum cache_outcome o)
 {
 	l2->st.accesses++;
@@ -426,7 +418,7 @@ static enum l2_stall try_accept(struct l2 *l2, struct mem_req *r, cycle_t visibl
 	tick_t tnow = clock_tick_of(l2->clk, now);
 	addr_t line = line_addr(l2, r->addr);
 	uint32_t sectors = r->sector_mask;
-	bool has_bytes = req_bytes(r, &bytes);
+	bool has_bytes = cache_bytes_of_req(r, &bytes);
 
 	SIM_ASSERT(sectors != 0 && (sectors & ~l2->g->full_mask) == 0);
 	SIM_ASSERT(r->type == MEM_REQ_LOAD || r->type == MEM_REQ_STORE);
@@ -434,12 +426,7 @@ static enum l2_stall try_accept(struct l2 *l2, struct mem_req *r, cycle_t visibl
 	/* A load may name the bytes it needs (then exactly in its sectors); a store must. */
 	SIM_ASSERT(!has_bytes || cache_sectors_of(l2->c, &bytes) == sectors);
 	SIM_ASSERT(r->type == MEM_REQ_LOAD || has_bytes);
-	if (l2->head_seen != r) {
-		cache_access(l2->c, line, sectors, bp, &lk);
-		l2->head_seen = r;
-	} else {
-		cache_probe(l2->c, line, sectors, bp, &lk);
-	}
+	cache_lookup_head(l2->c, &l2->head_seen, r, line, sectors, bp, &lk);
 
 	if (r->type == MEM_REQ_STORE) {
 		if (!rq_has_room(l2))
