@@ -27,36 +27,12 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "cfg_int.h"
 #include "log.h"
 #include "text.h"
 
 /* At most this many problems are listed; a config with more has bigger trouble. */
 #define CFG_MAX_ERRORS 20
-
-struct cfg_override_rec {
-	char *path; /* "clock.core_mhz" */
-	char *text; /* "clock.core_mhz=1400" as typed */
-};
-
-/* A source file kept in memory to re-read integer literals (libconfig 1.5 truncates them). */
-struct src_file {
-	char *name;   /* as libconfig reports it */
-	char *buf;
-	char **lines; /* lines[i] is line i + 1, NUL-terminated in buf */
-	size_t nlines;
-	bool failed;  /* could not be read: do without */
-};
-
-struct cfg {
-	config_t lc;
-	char *name; /* top file, as given */
-	char *dir;  /* include directory: the top file's directory */
-	struct cfg_override_rec *ovr;
-	size_t novr;
-	struct src_file *files;
-	size_t nfiles;
-	char *text; /* cfg_load_string: the text itself */
-};
 
 /* A value from any source, before it is checked against a field. */
 enum value_kind { V_INT, V_FLOAT, V_BOOL, V_STR, V_GROUP, V_ARRAY, V_LIST, V_NONE };
@@ -385,9 +361,8 @@ static const struct cfg_override_rec *override_for(const struct cfg *c, const ch
 	return NULL;
 }
 
-/* Fills file (display form) and line for setting s at path. */
-static void where(const struct cfg *c, const config_setting_t *s, const char *path, char *file,
-		  size_t size, int *line)
+void cfg_setting_where(const struct cfg *c, const config_setting_t *s, const char *path,
+		       char *file, size_t size, int *line)
 {
 	const char *src = config_setting_source_file(s);
 
@@ -464,8 +439,7 @@ static bool is_ident(char ch)
 	       ch == '_' || ch == '-' || ch == '*';
 }
 
-/* Re-reads the literal of an INT setting; false if it cannot be found (keep libconfig's value). */
-static bool reread_int(struct cfg *c, const config_setting_t *s, int64_t *out, bool *overflow)
+bool cfg_reread_int(struct cfg *c, const config_setting_t *s, int64_t *out, bool *overflow)
 {
 	const char *src = config_setting_source_file(s);
 	const char *name = config_setting_name(s);
@@ -522,7 +496,7 @@ static void setting_value(struct cfg *c, const config_setting_t *s, struct value
 
 		v->kind = V_INT;
 		v->i = config_setting_get_int64(s);
-		if (reread_int(c, s, &lit, overflow))
+		if (cfg_reread_int(c, s, &lit, overflow))
 			v->i = lit;
 		break;
 	}
@@ -912,7 +886,7 @@ static void report_unknown(struct known_ctx *k, const config_setting_t *st, cons
 	int line;
 	const char *sug = text_suggest(path, k->names, k->nnames);
 
-	where(k->c, st, path, file, sizeof file, &line);
+	cfg_setting_where(k->c, st, path, file, sizeof file, &line);
 	if (sug != NULL)
 		errs_add(k->e, file, line, "%s: unknown %s (did you mean %s?)", path, what, sug);
 	else
@@ -952,7 +926,7 @@ static void check_known(struct known_ctx *k, const config_setting_t *g, const ch
 				char file[512];
 				int line;
 
-				where(k->c, st, path, file, sizeof file, &line);
+				cfg_setting_where(k->c, st, path, file, sizeof file, &line);
 				errs_add(k->e, file, line, "%s: expected a group { ... }", path);
 			} else {
 				report_unknown(k, st, path, "key");
@@ -1068,13 +1042,13 @@ int cfg_read(struct cfg *c, const struct cfg_schema *s, void *params, struct sim
 
 					line = 0;
 					if (gs != NULL)
-						where(c, gs, g->name, file, sizeof file, &line);
+						cfg_setting_where(c, gs, g->name, file, sizeof file, &line);
 					errs_add(&e, at, line, "%s: required key missing (%s)", path,
 						 f->desc);
 				}
 				continue;
 			}
-			where(c, st, path, file, sizeof file, &line);
+			cfg_setting_where(c, st, path, file, sizeof file, &line);
 			setting_value(c, st, &v, &overflow);
 			if (overflow) {
 				errs_add(&e, file, line, "%s: integer does not fit in 64 bits", path);

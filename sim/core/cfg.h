@@ -122,4 +122,56 @@ size_t cfg_enum_count(const struct cfg_field *f);
 /* Formats one field's value from params, as it would be written in a file. */
 void cfg_format_value(char *buf, size_t size, const struct cfg_field *f, const void *group_params);
 
+/* ---------------------------------------------------------------------------------------------
+ * Read-only tree (cfg_tree.c): for files that are not a schema of params, such as workloads.
+ *
+ * A struct cfg_node is a handle on one setting of a loaded struct cfg: the root group, a group,
+ * a list ( ... ), an array [ ... ] or a scalar. Handles are owned by the cfg and stay valid until
+ * cfg_destroy (or a cfg_override that replaces the setting). Every function accepts NULL where a
+ * node is expected and then answers "absent" (NULL, 0, -1), so lookups may be chained.
+ * Integers are 64-bit: a literal libconfig 1.5 truncated to 32 bits is re-read from the source
+ * line as cfg_read does (for named settings; an element of a list or array has no name and keeps
+ * libconfig's value, so write big numbers with an L suffix there).
+ */
+enum cfg_kind {
+	CFG_KIND_GROUP,  /* { key = value; ... } */
+	CFG_KIND_LIST,   /* ( value, ... ), any kinds */
+	CFG_KIND_ARRAY,  /* [ scalar, ... ], one kind */
+	CFG_KIND_INT,    /* 32- or 64-bit literal */
+	CFG_KIND_FLOAT,
+	CFG_KIND_BOOL,
+	CFG_KIND_STRING,
+	CFG_KIND_COUNT
+};
+
+struct cfg_node;
+
+/* The root group of c. Never NULL. */
+const struct cfg_node *cfg_root(struct cfg *c);
+/* Member name of group n, or NULL if n is not a group or has no such member. */
+const struct cfg_node *cfg_node_member(const struct cfg_node *n, const char *name);
+/* Element i of a list or array, or member i (in file order) of a group; NULL if out of range.
+ * Iterate a group's members with i = 0 .. cfg_node_length(n) - 1 and cfg_node_name. */
+const struct cfg_node *cfg_node_elem(const struct cfg_node *n, size_t i);
+/* Number of elements or members; 0 for a scalar or NULL. */
+size_t cfg_node_length(const struct cfg_node *n);
+/* The kind of n; CFG_KIND_COUNT for NULL. */
+enum cfg_kind cfg_node_kind(const struct cfg_node *n);
+/* "a group", "a list", "an array", "an integer", "a number", "a boolean", "a string". */
+const char *cfg_kind_name(enum cfg_kind k);
+/* Scalar getters. Return 0 and store the value; -1 if n is not of that kind (nothing stored);
+ * cfg_node_int returns -2 if the literal does not fit in 64 bits. cfg_node_float accepts ints. */
+int cfg_node_int(const struct cfg_node *n, int64_t *out);
+int cfg_node_float(const struct cfg_node *n, double *out);
+int cfg_node_bool(const struct cfg_node *n, bool *out);
+/* The string, owned by the cfg; NULL if n is not a string. */
+const char *cfg_node_string(const struct cfg_node *n);
+/* The member name of n; NULL for the root and for list or array elements. */
+const char *cfg_node_name(const struct cfg_node *n);
+/* The value of n as an error message shows it: 42, 1.5, true, "text", a group, a list. */
+void cfg_node_repr(const struct cfg_node *n, char *buf, size_t size);
+/* Where n was written, as cfg_read reports it: file in display form and 1-based line (0 when
+ * unknown, e.g. for the root or a setting made by an override). */
+void cfg_node_where(const struct cfg_node *n, char *file, size_t size, int *line);
+
 #endif /* SIM_CFG_H */

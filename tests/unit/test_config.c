@@ -471,6 +471,116 @@ static void fnv1a_known_values(void **state)
 			 text_hash(TEXT_HASH_INIT, "foo", 3));
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The read-only tree API (cfg_tree.c)
+ */
+
+static const char tree_text[] =
+	"big = 8589934592;\n"            /* line 1: truncated by libconfig 1.5, re-read */
+	"neg = -5;\n"
+	"f = 1.5;\n"
+	"b = true;\n"
+	"s = \"hi\";\n"                  /* line 5 */
+	"g = {\n"
+	"  x = 0x10;\n"
+	"  y = ( 1, \"two\", [ 3, 4 ] );\n"
+	"};\n"
+	"huge = 99999999999999999999;\n"; /* line 10 */
+
+static void tree_kinds_and_values(void **state)
+{
+	struct sim_err err;
+	struct cfg *c;
+	const struct cfg_node *r, *g, *y;
+	int64_t i = 0;
+	double d = 0;
+	bool b = false;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cfg_load_string(&c, "t.cfg", tree_text, &err), 0);
+	r = cfg_root(c);
+	assert_int_equal(cfg_node_kind(r), CFG_KIND_GROUP);
+	assert_int_equal(cfg_node_length(r), 7);
+	assert_null(cfg_node_name(r));
+	assert_int_equal(cfg_node_int(cfg_node_member(r, "big"), &i), 0);
+	assert_true(i == INT64_C(8589934592));
+	assert_int_equal(cfg_node_int(cfg_node_member(r, "neg"), &i), 0);
+	assert_int_equal(i, -5);
+	assert_int_equal(cfg_node_float(cfg_node_member(r, "f"), &d), 0);
+	assert_true(d == 1.5);
+	assert_int_equal(cfg_node_float(cfg_node_member(r, "neg"), &d), 0); /* ints are numbers */
+	assert_true(d == -5.0);
+	assert_int_equal(cfg_node_int(cfg_node_member(r, "f"), &i), -1);   /* not the reverse */
+	assert_int_equal(cfg_node_bool(cfg_node_member(r, "b"), &b), 0);
+	assert_true(b);
+	assert_int_equal(cfg_node_bool(cfg_node_member(r, "s"), &b), -1);
+	assert_string_equal(cfg_node_string(cfg_node_member(r, "s")), "hi");
+	assert_null(cfg_node_string(cfg_node_member(r, "b")));
+
+	g = cfg_node_member(r, "g");
+	assert_int_equal(cfg_node_kind(g), CFG_KIND_GROUP);
+	assert_int_equal(cfg_node_int(cfg_node_member(g, "x"), &i), 0);
+	assert_int_equal(i, 16);
+	y = cfg_node_member(g, "y");
+	assert_int_equal(cfg_node_kind(y), CFG_KIND_LIST);
+	assert_int_equal(cfg_node_length(y), 3);
+	assert_null(cfg_node_name(cfg_node_elem(y, 0)));
+	assert_int_equal(cfg_node_kind(cfg_node_elem(y, 1)), CFG_KIND_STRING);
+	assert_int_equal(cfg_node_kind(cfg_node_elem(y, 2)), CFG_KIND_ARRAY);
+	assert_int_equal(cfg_node_int(cfg_node_elem(cfg_node_elem(y, 2), 1), &i), 0);
+	assert_int_equal(i, 4);
+	assert_null(cfg_node_elem(y, 3));
+
+	/* absent nodes chain to "absent" */
+	assert_null(cfg_node_member(r, "nope"));
+	assert_null(cfg_node_member(cfg_node_member(r, "nope"), "x"));
+	assert_null(cfg_node_member(cfg_node_member(r, "s"), "x")); /* not a group */
+	assert_int_equal(cfg_node_length(NULL), 0);
+	assert_int_equal(cfg_node_length(cfg_node_member(r, "s")), 0);
+	assert_int_equal(cfg_node_kind(NULL), CFG_KIND_COUNT);
+	assert_int_equal(cfg_node_int(NULL, &i), -1);
+
+	/* a literal beyond 64 bits */
+	assert_int_equal(cfg_node_int(cfg_node_member(r, "huge"), &i), -2);
+
+	cfg_node_repr(cfg_node_member(r, "s"), buf, sizeof buf);
+	assert_string_equal(buf, "\"hi\"");
+	cfg_node_repr(y, buf, sizeof buf);
+	assert_string_equal(buf, "a list");
+	cfg_node_repr(cfg_node_member(r, "big"), buf, sizeof buf);
+	assert_string_equal(buf, "8589934592");
+	assert_string_equal(cfg_kind_name(CFG_KIND_ARRAY), "an array");
+	cfg_destroy(c);
+}
+
+static void tree_members_in_order_and_where(void **state)
+{
+	static const char *const names[] = { "big", "neg", "f", "b", "s", "g", "huge" };
+	struct sim_err err;
+	struct cfg *c;
+	const struct cfg_node *r;
+	char file[64];
+	int line;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(cfg_load_string(&c, "t.cfg", tree_text, &err), 0);
+	r = cfg_root(c);
+	for (i = 0; i < cfg_node_length(r); i++)
+		assert_string_equal(cfg_node_name(cfg_node_elem(r, i)), names[i]);
+	cfg_node_where(cfg_node_member(r, "s"), file, sizeof file, &line);
+	assert_string_equal(file, "t.cfg");
+	assert_int_equal(line, 5);
+	cfg_node_where(cfg_node_elem(cfg_node_member(cfg_node_member(r, "g"), "y"), 1), file,
+		       sizeof file, &line);
+	assert_int_equal(line, 8);
+	cfg_node_where(NULL, file, sizeof file, &line);
+	assert_string_equal(file, "");
+	assert_int_equal(line, 0);
+	cfg_destroy(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +604,8 @@ int main(void)
 		cmocka_unit_test(shipped_schema_defaults_are_valid),
 		cmocka_unit_test(edit_distance_and_suggestions),
 		cmocka_unit_test(fnv1a_known_values),
+		cmocka_unit_test(tree_kinds_and_values),
+		cmocka_unit_test(tree_members_in_order_and_where),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
