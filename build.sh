@@ -94,7 +94,9 @@ run)
 	install_deps
 	build
 	echo
-	exec build/sim/gmsim config check -c configs/default.cfg
+	build/sim/gmsim config check -c configs/default.cfg || exit $?
+	echo
+	exec build/sim/gmsim run -c configs/default.cfg -w workloads/stream_copy.wl -p n=1048576
 	;;
 test)
 	install_deps

@@ -14,6 +14,7 @@
 
 const struct cli_cmd cli_cmds[] = {
 	{ "config", "show, check or document a configuration", cmd_config },
+	{ "run", "simulate a workload on the GPU of a config", cmd_run },
 	{ "dram", "simulate the DRAM subsystem alone on a trace or pattern", cmd_dram },
 	{ "probe", "drive the whole memory hierarchy with a pointer chase or a stream", cmd_probe },
 	{ NULL, NULL, NULL },

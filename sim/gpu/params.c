@@ -49,6 +49,8 @@ static const struct cfg_field clock_fields[] = {
 
 static const struct cfg_group groups[] = {
 	GROUP("gpu", "The GPU the config describes.", gpu_fields, gpu),
+	GROUP_N("sm", "Each SM's front end: occupancy limits, warp issue, shared memory.",
+		sm_fields, SM_NFIELDS, sm),
 	GROUP("sim", "How the simulation runs.", sim_fields, sim),
 	GROUP("clock", "Clock domains. Each frequency is rounded once to an integer period in "
 		       "picoseconds; `gmsim config check` prints the rounding. The DRAM clock "

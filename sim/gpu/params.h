@@ -17,6 +17,7 @@
 #include "l2.h"
 #include "mc.h"
 #include "slice_hash.h"
+#include "sm.h"
 #include "types.h"
 #include "xbar.h"
 
@@ -54,6 +55,7 @@ struct gpu_params {
 	struct xbar_params xbar;
 	struct l2_params l2;
 	struct slice_hash_params l2_hash;
+	struct sm_params sm;
 };
 
 extern const struct cfg_schema gpu_schema;

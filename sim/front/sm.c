@@ -1,0 +1,1069 @@
+/*
+ * sm.c - SMs, warps and the block scheduler (contract in sm.h).
+ *
+ * Per SM and cycle (sm_tick): take the replies off the response link (a load's register is
+ * ready at its last line; a chase load lets the warp issue the next one), push what the LD/ST
+ * buffer holds into the L1 link, issue up to issue_width ready warps, retire warps that are done
+ * (a block that has retired every warp frees its resources and the SM takes the next block),
+ * then sleep until the earliest cycle a warp can issue: replies wake the SM through the
+ * response link, a refused push through the request link, ALU and shared-memory latencies
+ * through clock_sleep_until.
+ *
+ * Memory: warps, blocks, the LD/ST buffer and the chase orders are allocated at creation;
+ * nothing is allocated per instruction (requests come from the simulation's pool).
+ */
+#include "config.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "coalescer.h"
+#include "eventq.h"
+#include "expr.h"
+#include "link.h"
+#include "req.h"
+#include "sim.h"
+#include "sm.h"
+#include "stats.h"
+#include "workload.h"
+
+#define P struct sm_params
+const char *const sm_scheduler_names[] = {
+#define SM_SCHED_NAME(e, s) s,
+	SM_SCHEDULERS(SM_SCHED_NAME)
+#undef SM_SCHED_NAME
+	NULL
+};
+
+const struct cfg_field sm_fields[] = {
+	CFG_U32_FIELD(P, max_warps, 1, 1024, "64", "warps resident on one SM at once"),
+	CFG_U32_FIELD(P, max_blocks, 1, 1024, "32", "thread blocks resident on one SM at once"),
+	CFG_U32_FIELD(P, shared_kb, 0, 65536, "96", "shared memory per SM, KB"),
+	CFG_U32_FIELD(P, issue_width, 1, 64, "1", "warp instructions issued per SM per core cycle"),
+	CFG_ENUM_FIELD(P, scheduler, sm_scheduler_names, "\"lrr\"",
+		       "warp scheduler: lrr (loose round-robin) or gto (greedy-then-oldest)"),
+	CFG_U32_FIELD(P, shared_latency_cycles, 1, 10000, "24",
+		      "core cycles of a shared-memory access without bank conflicts"),
+	CFG_U32_FIELD(P, shared_banks, 1, 64, "32",
+		      "shared-memory banks, 4 B wide; a k-way conflict adds k - 1 cycles"),
+};
+#undef P
+_Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS");
+
+/* Reply slots of a warp: registers 0..63, then loads without a register (and stores), then
+ * the chase load in flight. */
+#define SLOT_NOREG WORKLOAD_MAX_REGS
+#define SLOT_CHASE (WORKLOAD_MAX_REGS + 1)
+#define NSLOTS (WORKLOAD_MAX_REGS + 2)
+/* Core cycles without progress, the memory system idle, before the run is declared stuck. */
+#define FRONT_WATCHDOG_CYCLES 100000
+
+struct frame {
+	const struct workload_op *ops;
+	uint32_t n, pc;
+	int64_t count, iter;
+	uint32_t slot;
+};
+
+struct sm_core;
+
+struct warp {
+	struct sm_core *sm;
+	uint32_t idx;           /* slot in sm->warps */
+	uint32_t block;         /* slot in sm->blocks */
+	uint32_t active;
+	bool live, finished, at_barrier, chase_wait;
+	uint64_t age, gid;
+	struct frame stack[WORKLOAD_MAX_DEPTH + 1];
+	uint32_t depth;
+	int64_t vars[WORKLOAD_NVARS];
+	uint32_t tid[SM_WARP_LANES][3];
+	uint64_t pending;       /* registers waiting for replies */
+	uint32_t outstanding[NSLOTS];
+	cycle_t issued_at[NSLOTS];
+	uint32_t inflight;      /* line requests not yet replied to */
+	cycle_t busy_until;
+	int64_t chase_left;
+	uint64_t chase_node;
+};
+
+struct block_slot {
+	bool live;
+	uint32_t nwarps, running, unretired, arrived;
+	uint32_t *warps;        /* wpb warp slots */
+};
+
+struct sm_stats {
+	uint64_t issue_stalls;
+};
+
+struct sm_core {
+	struct front *f;
+	uint32_t id;
+	struct clock_unit *unit;
+	struct link *in, *resp;
+	struct warp *warps;
+	struct block_slot *blocks;
+	uint32_t warps_used, blocks_used;
+	uint64_t shared_used;
+	uint32_t rr, greedy;
+	/* LD/ST buffer: the lines of one memory instruction, pushed as the link accepts them */
+	struct coal_line lines[COAL_MAX_LINES];
+	uint32_t nlines, next_line;
+	struct warp *ldst_warp;
+	uint32_t ldst_slot;
+	bool ldst_store;
+	cycle_t blocked_since;
+	bool blocked;
+	struct sm_stats st;
+};
+
+struct front_stats {
+	uint64_t warp_insts, mem_insts, issue_stalls, shared_insts, shared_bank_conflicts;
+	uint64_t blocks;
+};
+
+struct front {
+	struct sim *s;
+	struct sm_params p;
+	const struct workload *w;
+	struct clock *clk;
+	struct eventq *q;
+	struct req_pool *pool;
+	struct coalescer *coal;
+	struct stats_dist *lat;
+	gsl_rng *rng;
+	struct expr_ctx ectx;
+	struct sm_core *sms;
+	uint32_t nsm, wpb;
+	uint64_t threads, nblocks, next_block, blocks_done, age;
+	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
+	cycle_t end;
+	uint64_t progress;      /* issues and replies, for the watchdog */
+	bool failed;
+	struct sim_err err;
+	struct front_stats st;
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Pure pieces
+ */
+
+uint32_t sm_bank_conflict_degree(const uint64_t *words, uint32_t active, uint32_t banks)
+{
+	uint32_t i, j, deg = 0;
+
+	for (i = 0; i < SM_WARP_LANES; i++) {
+		uint32_t n = 0;
+		bool first = true;
+
+		if (!(active & (1u << i)))
+			continue;
+		/* count distinct words in lane i's bank, once per bank: only from its first lane
+		 * holding each word */
+		for (j = 0; j < i; j++)
+			if ((active & (1u << j)) && words[j] % banks == words[i] % banks) {
+				first = false;
+				break;
+			}
+		if (!first)
+			continue;
+		for (j = i; j < SM_WARP_LANES; j++) {
+			uint32_t k;
+			bool dup = false;
+
+			if (!(active & (1u << j)) || words[j] % banks != words[i] % banks)
+				continue;
+			for (k = i; k < j; k++)
+				if ((active & (1u << k)) && words[k] == words[j]) {
+					dup = true;
+					break;
+				}
+			if (!dup)
+				n++;
+		}
+		if (n > deg)
+			deg = n;
+	}
+	return deg;
+}
+
+bool sm_lane_thread(const uint32_t block[3], uint32_t warp, uint32_t lane, uint32_t tid[3])
+{
+	uint64_t t = (uint64_t)warp * SM_WARP_LANES + lane;
+	uint64_t n = (uint64_t)block[0] * block[1] * block[2];
+
+	tid[0] = (uint32_t)(t % block[0]);
+	tid[1] = (uint32_t)(t / block[0] % block[1]);
+	tid[2] = (uint32_t)(t / ((uint64_t)block[0] * block[1]));
+	return t < n;
+}
+
+uint32_t sm_warp_mask(uint64_t threads, uint32_t warp)
+{
+	uint64_t first = (uint64_t)warp * SM_WARP_LANES;
+
+	if (first >= threads)
+		return 0;
+	if (threads - first >= SM_WARP_LANES)
+		return 0xffffffffu;
+	return (uint32_t)((1ull << (threads - first)) - 1);
+}
+
+uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t shared_bytes)
+{
+	uint64_t n = p->max_blocks;
+
+	if (warps == 0 || warps > p->max_warps)
+		return 0;
+	if (p->max_warps / warps < n)
+		n = p->max_warps / warps;
+	if (shared_bytes > 0 && (uint64_t)p->shared_kb * 1024 / shared_bytes < n)
+		n = (uint64_t)p->shared_kb * 1024 / shared_bytes;
+	return (uint32_t)n;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Warps
+ */
+
+static void front_fail(struct front *f, const struct workload_op *op, const char *msg)
+{
+	if (!f->failed) {
+		f->failed = true;
+		sim_err_set(&f->err, f->w->path, op != NULL ? op->line : 0, "%s: %s",
+			    op != NULL ? workload_op_name(op->kind) : "run", msg);
+	}
+	eventq_stop(f->q);
+}
+
+static int64_t eval(struct front *f, const struct workload_op *op, const struct expr *e,
+		    const int64_t *vars)
+{
+	int64_t v = expr_eval(e, vars, &f->ectx);
+
+	if (f->ectx.error)
+		front_fail(f, op, f->ectx.msg);
+	return v;
+}
+
+static void block_release_barrier(struct sm_core *sm, struct block_slot *b);
+static void warp_advance(struct sm_core *sm, struct warp *w);
+
+/* Moves to the next op that is not a loop (entering and leaving loops), or finishes. */
+static void warp_settle(struct sm_core *sm, struct warp *w)
+{
+	struct front *f = sm->f;
+
+	for (;;) {
+		struct frame *fr = &w->stack[w->depth - 1];
+		const struct workload_op *op;
+
+		if (fr->pc == fr->n) {
+			if (w->depth == 1) {
+				struct block_slot *b = &sm->blocks[w->block];
+
+				w->finished = true;
+				b->running--;
+				if (b->running > 0 && b->arrived == b->running)
+					block_release_barrier(sm, b);
+				return;
+			}
+			if (++fr->iter < fr->count) {
+				fr->pc = 0;
+				w->vars[fr->slot] = fr->iter;
+				continue;
+			}
+			w->depth--;
+			w->stack[w->depth - 1].pc++;
+			continue;
+		}
+		op = &fr->ops[fr->pc];
+		if (op->kind != WORKLOAD_OP_LOOP)
+			return;
+		{
+			int64_t n = eval(f, op, op->count, w->vars);
+			struct frame *nf;
+
+			if (n <= 0 || f->failed) {
+				fr->pc++;
+				continue;
+			}
+			SIM_ASSERT(w->depth <= WORKLOAD_MAX_DEPTH);
+			nf = &w->stack[w->depth++];
+			nf->ops = op->body;
+			nf->n = (uint32_t)op->nbody;
+			nf->pc = 0;
+			nf->count = n;
+			nf->iter = 0;
+			nf->slot = op->var_slot;
+			w->vars[nf->slot] = 0;
+		}
+	}
+}
+
+static void warp_advance(struct sm_core *sm, struct warp *w)
+{
+	w->stack[w->depth - 1].pc++;
+	warp_settle(sm, w);
+}
+
+static void block_release_barrier(struct sm_core *sm, struct block_slot *b)
+{
+	uint32_t i;
+
+	b->arrived = 0;
+	for (i = 0; i < b->nwarps; i++) {
+		struct warp *w = &sm->warps[b->warps[i]];
+
+		if (w->live && w->at_barrier) {
+			w->at_barrier = false;
+			warp_advance(sm, w);
+		}
+	}
+}
+
+static const struct workload_op *warp_op(const struct warp *w)
+{
+	const struct frame *fr = &w->stack[w->depth - 1];
+
+	return &fr->ops[fr->pc];
+}
+
+static bool op_is_global(const struct workload_op *op)
+{
+	return op->kind == WORKLOAD_OP_LOAD || op->kind == WORKLOAD_OP_STORE ||
+	       op->kind == WORKLOAD_OP_CHASE;
+}
+
+static uint64_t op_needs(const struct workload_op *op)
+{
+	uint64_t need = op->uses;
+
+	if (op->reg >= 0)
+		need |= 1ull << op->reg;
+	return need;
+}
+
+/* Ready to issue now, the LD/ST buffer aside. */
+static bool warp_ready(const struct warp *w, cycle_t now)
+{
+	if (!w->live || w->finished || w->at_barrier || w->chase_wait || w->busy_until > now)
+		return false;
+	if (w->chase_left > 0)
+		return true;
+	return (w->pending & op_needs(warp_op(w))) == 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Issue
+ */
+
+static void ldst_drain(struct sm_core *sm, cycle_t now)
+{
+	struct front *f = sm->f;
+
+	while (sm->next_line < sm->nlines) {
+		const struct coal_line *l = &sm->lines[sm->next_line];
+		struct mem_req *r;
+
+		if (!link_can_push(sm->in)) {
+			link_try_push(sm->in, NULL); /* refused: counts a stall, wakes us at a pop */
+			if (!sm->blocked) {
+				sm->blocked = true;
+				sm->blocked_since = now;
+			}
+			return;
+		}
+		r = req_alloc(f->pool, eventq_now(f->q));
+		r->type = sm->ldst_store ? MEM_REQ_STORE : MEM_REQ_LOAD;
+		r->addr = l->addr;
+		r->sector_mask = l->sector_mask;
+		r->byte_mask[0] = l->byte_mask[0];
+		r->byte_mask[1] = l->byte_mask[1];
+		r->bytes = l->bytes;
+		r->sm = (uint16_t)sm->id;
+		r->warp = (uint16_t)sm->ldst_warp->idx;
+		r->inst = sm->ldst_slot;
+		r->origin = sm->ldst_warp;
+		link_push(sm->in, r);
+		sm->next_line++;
+	}
+	if (sm->blocked) {
+		sm->st.issue_stalls += now - sm->blocked_since;
+		f->st.issue_stalls += now - sm->blocked_since;
+		sm->blocked = false;
+	}
+	sm->nlines = sm->next_line = 0;
+}
+
+/* Coalesces one global access of w (addresses in inst) into the LD/ST buffer. */
+static void ldst_fill(struct sm_core *sm, struct warp *w, struct coal_inst *inst, uint32_t slot,
+		      cycle_t now)
+{
+	struct front *f = sm->f;
+	uint32_t n = coalesce(f->coal, inst, sm->lines, COAL_MAX_LINES);
+
+	sm->nlines = n;
+	sm->next_line = 0;
+	sm->ldst_warp = w;
+	sm->ldst_slot = slot;
+	sm->ldst_store = inst->is_store;
+	f->st.mem_insts++;
+	if (n == 0)
+		return;
+	w->outstanding[slot] += n;
+	w->inflight += n;
+	w->issued_at[slot] = now;
+	ldst_drain(sm, now);
+}
+
+static bool lane_addrs(struct sm_core *sm, struct warp *w, const struct workload_op *op,
+		       const struct workload_array *a, addr_t *addr)
+{
+	struct front *f = sm->f;
+	uint32_t lane;
+
+	for (lane = 0; lane < SM_WARP_LANES; lane++) {
+		int64_t idx;
+
+		if (!(w->active & (1u << lane)))
+			continue;
+		w->vars[EXPR_TX] = w->tid[lane][0];
+		w->vars[EXPR_TY] = w->tid[lane][1];
+		w->vars[EXPR_TZ] = w->tid[lane][2];
+		idx = eval(f, op, op->index, w->vars);
+		if (f->failed)
+			return false;
+		if (idx < 0 || (uint64_t)idx >= a->elems) {
+			char msg[160];
+
+			snprintf(msg, sizeof msg, "index %lld is outside %s[0..%llu)", (long long)idx,
+				 a->name, (unsigned long long)a->elems);
+			front_fail(f, op, msg);
+			return false;
+		}
+		addr[lane] = a->base + (uint64_t)idx * a->elem_bytes;
+	}
+	return true;
+}
+
+static void issue_chase(struct sm_core *sm, struct warp *w, const struct workload_op *op,
+			cycle_t now)
+{
+	struct front *f = sm->f;
+	const struct workload_array *a = &f->w->arrays[op->array];
+	struct coal_inst inst;
+	uint32_t lane;
+
+	if (w->chase_left == 0) {
+		int64_t n = eval(f, op, op->count, w->vars);
+
+		if (f->failed)
+			return;
+		if (n <= 0) {
+			warp_advance(sm, w);
+			return;
+		}
+		w->chase_left = n;
+		w->chase_node = w->gid % a->elems;
+		if (op->reg >= 0)
+			w->pending |= 1ull << op->reg;
+	}
+	inst.active_mask = w->active;
+	inst.size = op->bytes;
+	inst.is_store = false;
+	for (lane = 0; lane < SM_WARP_LANES; lane++)
+		inst.addr[lane] = a->base + w->chase_node * a->elem_bytes;
+	w->chase_wait = true;
+	ldst_fill(sm, w, &inst, SLOT_CHASE, now);
+}
+
+static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
+{
+	struct front *f = sm->f;
+	const struct workload_op *op = warp_op(w);
+	struct coal_inst inst;
+
+	f->st.warp_insts++;
+	f->progress++;
+	switch (op->kind) {
+	case WORKLOAD_OP_ALU:
+		w->busy_until = now + op->latency;
+		warp_advance(sm, w);
+		break;
+	case WORKLOAD_OP_LOAD:
+	case WORKLOAD_OP_STORE: {
+		uint32_t slot = op->reg >= 0 ? (uint32_t)op->reg : SLOT_NOREG;
+
+		if (!lane_addrs(sm, w, op, &f->w->arrays[op->array], inst.addr))
+			return;
+		inst.active_mask = w->active;
+		inst.size = op->bytes;
+		inst.is_store = op->kind == WORKLOAD_OP_STORE;
+		if (inst.is_store)
+			slot = SLOT_NOREG;
+		else if (op->reg >= 0)
+			w->pending |= 1ull << op->reg;
+		ldst_fill(sm, w, &inst, slot, now);
+		if (op->reg >= 0 && !inst.is_store && w->outstanding[slot] == 0)
+			w->pending &= ~(1ull << op->reg);
+		warp_advance(sm, w);
+		break;
+	}
+	case WORKLOAD_OP_SHARED_LOAD:
+	case WORKLOAD_OP_SHARED_STORE: {
+		const struct workload_array *a = &f->w->shared[op->array];
+		uint64_t words[SM_WARP_LANES] = { 0 };
+		uint32_t lane, deg;
+
+		if (!lane_addrs(sm, w, op, a, inst.addr))
+			return;
+		for (lane = 0; lane < SM_WARP_LANES; lane++)
+			if (w->active & (1u << lane))
+				words[lane] = inst.addr[lane] / 4;
+		deg = sm_bank_conflict_degree(words, w->active, f->p.shared_banks);
+		f->st.shared_insts++;
+		if (deg > 1)
+			f->st.shared_bank_conflicts += deg - 1;
+		w->busy_until = now + f->p.shared_latency_cycles + (deg > 1 ? deg - 1 : 0);
+		warp_advance(sm, w);
+		break;
+	}
+	case WORKLOAD_OP_BARRIER: {
+		struct block_slot *b = &sm->blocks[w->block];
+
+		w->at_barrier = true;
+		if (++b->arrived == b->running)
+			block_release_barrier(sm, b);
+		break;
+	}
+	case WORKLOAD_OP_CHASE:
+		issue_chase(sm, w, op, now);
+		break;
+	default:
+		SIM_ASSERT(0);
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Blocks
+ */
+
+static bool sm_fits(const struct sm_core *sm)
+{
+	const struct front *f = sm->f;
+
+	return sm->blocks_used < f->p.max_blocks && sm->warps_used + f->wpb <= f->p.max_warps &&
+	       sm->shared_used + f->w->shared_bytes <= (uint64_t)f->p.shared_kb * 1024;
+}
+
+static void sm_launch(struct sm_core *sm)
+{
+	struct front *f = sm->f;
+	const struct workload *wl = f->w;
+	uint64_t bid = f->next_block++;
+	struct block_slot *b = NULL;
+	uint32_t i, k, slot = 0;
+
+	for (i = 0; i < f->p.max_blocks; i++)
+		if (!sm->blocks[i].live) {
+			b = &sm->blocks[i];
+			slot = i;
+			break;
+		}
+	SIM_ASSERT(b != NULL);
+	b->live = true;
+	b->nwarps = b->running = b->unretired = f->wpb;
+	b->arrived = 0;
+	sm->blocks_used++;
+	sm->warps_used += f->wpb;
+	sm->shared_used += wl->shared_bytes;
+	for (i = 0, k = 0; k < f->wpb; i++) {
+		struct warp *w;
+		uint32_t lane;
+
+		SIM_ASSERT(i < f->p.max_warps);
+		w = &sm->warps[i];
+		if (w->live)
+			continue;
+		memset(w, 0, sizeof *w);
+		w->sm = sm;
+		w->idx = i;
+		w->block = slot;
+		w->live = true;
+		w->age = f->age++;
+		w->gid = bid * f->wpb + k;
+		w->active = sm_warp_mask(f->threads, k);
+		for (lane = 0; lane < SM_WARP_LANES; lane++)
+			sm_lane_thread(wl->block, k, lane, w->tid[lane]);
+		w->vars[EXPR_BX] = (int64_t)(bid % wl->grid[0]);
+		w->vars[EXPR_BY] = (int64_t)(bid / wl->grid[0] % wl->grid[1]);
+		w->vars[EXPR_BZ] = (int64_t)(bid / ((uint64_t)wl->grid[0] * wl->grid[1]));
+		w->vars[EXPR_BDX] = wl->block[0];
+		w->vars[EXPR_BDY] = wl->block[1];
+		w->vars[EXPR_BDZ] = wl->block[2];
+		w->vars[EXPR_GDX] = wl->grid[0];
+		w->vars[EXPR_GDY] = wl->grid[1];
+		w->vars[EXPR_GDZ] = wl->grid[2];
+		w->stack[0].ops = wl->body;
+		w->stack[0].n = (uint32_t)wl->nbody;
+		w->stack[0].count = 1;
+		w->depth = 1;
+		b->warps[k++] = i;
+	}
+	for (k = 0; k < f->wpb; k++)
+		warp_settle(sm, &sm->warps[b->warps[k]]);
+	f->st.blocks++;
+}
+
+static void sm_fill(struct sm_core *sm)
+{
+	struct front *f = sm->f;
+
+	while (f->next_block < f->nblocks && sm_fits(sm))
+		sm_launch(sm);
+}
+
+/* Retires finished warps with nothing in flight; frees finished blocks. */
+static void sm_retire(struct sm_core *sm, cycle_t now)
+{
+	struct front *f = sm->f;
+	uint32_t i;
+	bool freed = false;
+
+	for (i = 0; i < f->p.max_warps; i++) {
+		struct warp *w = &sm->warps[i];
+		struct block_slot *b;
+
+		if (!w->live || !w->finished || w->inflight != 0 || w->busy_until > now)
+			continue;
+		w->live = false;
+		b = &sm->blocks[w->block];
+		if (--b->unretired == 0) {
+			b->live = false;
+			sm->blocks_used--;
+			sm->warps_used -= b->nwarps;
+			sm->shared_used -= f->w->shared_bytes;
+			freed = true;
+			if (++f->blocks_done == f->nblocks) {
+				f->end = now;
+				eventq_stop(f->q);
+			}
+		}
+	}
+	if (freed)
+		sm_fill(sm);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The SM's cycle
+ */
+
+static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
+{
+	struct front *f = sm->f;
+	struct warp *w = r->origin;
+	uint32_t slot = r->inst;
+
+	SIM_ASSERT(w != NULL && w->outstanding[slot] > 0 && w->inflight > 0);
+	req_free(f->pool, r, eventq_now(f->q));
+	f->progress++;
+	w->inflight--;
+	if (--w->outstanding[slot] != 0)
+		return;
+	if (slot < WORKLOAD_MAX_REGS) {
+		w->pending &= ~(1ull << slot);
+		stats_dist_add(f->lat, (double)(now - w->issued_at[slot]));
+	} else if (slot == SLOT_CHASE) {
+		const struct workload_op *op = warp_op(w);
+		const uint64_t *next = f->chase_next[op->array];
+
+		stats_dist_add(f->lat, (double)(now - w->issued_at[slot]));
+		w->chase_wait = false;
+		w->chase_node = next[w->chase_node];
+		if (--w->chase_left == 0) {
+			if (op->reg >= 0)
+				w->pending &= ~(1ull << op->reg);
+			warp_advance(sm, w);
+		}
+	}
+}
+
+static void sm_issue_lrr(struct sm_core *sm, cycle_t now)
+{
+	struct front *f = sm->f;
+	uint32_t k, issued = 0, n = f->p.max_warps;
+
+	for (k = 0; k < n && issued < f->p.issue_width && !f->failed; k++) {
+		uint32_t i = (sm->rr + k) % n;
+		struct warp *w = &sm->warps[i];
+
+		if (!warp_ready(w, now))
+			continue;
+		if (w->chase_left == 0 && op_is_global(warp_op(w)) && sm->nlines != 0)
+			continue;
+		if (w->chase_left > 0 && sm->nlines != 0)
+			continue;
+		issue(sm, w, now);
+		issued++;
+		sm->rr = (i + 1) % n;
+	}
+}
+
+static void sm_issue_gto(struct sm_core *sm, cycle_t now)
+{
+	struct front *f = sm->f;
+	uint32_t issued = 0, n = f->p.max_warps;
+
+	while (issued < f->p.issue_width && !f->failed) {
+		struct warp *best = NULL, *g = &sm->warps[sm->greedy % n];
+		uint32_t i;
+
+		if (warp_ready(g, now) && !(op_is_global(warp_op(g)) && sm->nlines != 0)) {
+			best = g;
+		} else {
+			for (i = 0; i < n; i++) {
+				struct warp *w = &sm->warps[i];
+
+				if (!warp_ready(w, now) || (op_is_global(warp_op(w)) && sm->nlines != 0))
+					continue;
+				if (best == NULL || w->age < best->age)
+					best = w;
+			}
+		}
+		if (best == NULL)
+			break;
+		issue(sm, best, now);
+		sm->greedy = best->idx;
+		issued++;
+	}
+}
+
+static void sm_tick(void *self, cycle_t now)
+{
+	struct sm_core *sm = self;
+	struct front *f = sm->f;
+	struct mem_req *r;
+	cycle_t next = CYCLE_NEVER;
+	uint32_t i;
+
+	while ((r = link_peek(sm->resp)) != NULL) {
+		link_pop(sm->resp);
+		sm_reply(sm, r, now);
+	}
+	if (sm->nlines != 0)
+		ldst_drain(sm, now);
+	if (f->p.scheduler == SM_SCHED_GTO)
+		sm_issue_gto(sm, now);
+	else
+		sm_issue_lrr(sm, now);
+	sm_retire(sm, now);
+	if (f->failed) {
+		clock_sleep(sm->unit);
+		return;
+	}
+	for (i = 0; i < f->p.max_warps && next > now + 1; i++) {
+		const struct warp *w = &sm->warps[i];
+
+		if (!w->live)
+			continue;
+		if (w->finished) {
+			if (w->inflight == 0)
+				next = w->busy_until < next ? w->busy_until : next;
+			continue;
+		}
+		if (w->at_barrier || w->chase_wait)
+			continue;
+		if (w->busy_until > now) {
+			next = w->busy_until < next ? w->busy_until : next;
+			continue;
+		}
+		if (!warp_ready(w, now))
+			continue; /* a reply wakes us */
+		if (sm->nlines != 0 && (w->chase_left > 0 || op_is_global(warp_op(w))))
+			continue; /* the request link wakes us */
+		next = now + 1;
+	}
+	if (next == now + 1)
+		return;
+	/* A unit has one timed wake: an earlier one replaces the reply link's, so ask for both. */
+	if (link_head_ready(sm->resp) < next)
+		next = link_head_ready(sm->resp);
+	if (next == CYCLE_NEVER)
+		clock_sleep(sm->unit);
+	else
+		clock_sleep_until(sm->unit, next <= now ? now + 1 : next);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Creation
+ */
+
+/* Sattolo's shuffle (random) or i -> i + 1: one cycle through all n nodes. */
+static uint64_t *chase_order(uint64_t n, bool random, gsl_rng *rng)
+{
+	uint64_t *perm = xcalloc(n, sizeof *perm), *next = xcalloc(n, sizeof *next);
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; random && i > 0; i--) {
+		uint64_t j = gsl_rng_uniform_int(rng, (unsigned long)i);
+		uint64_t t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		next[perm[i]] = perm[(i + 1) % n];
+	free(perm);
+	return next;
+}
+
+static int build_chases(struct front *f, const struct workload_op *ops, size_t n,
+			struct sim_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct workload_op *op = &ops[i];
+		const struct workload_array *a;
+
+		if (op->kind == WORKLOAD_OP_LOOP) {
+			if (build_chases(f, op->body, op->nbody, err) != 0)
+				return -1;
+			continue;
+		}
+		if (op->kind != WORKLOAD_OP_CHASE || f->chase_next[op->array] != NULL)
+			continue;
+		a = &f->w->arrays[op->array];
+		if (a->elems < 1 || a->elems > (1ull << 28))
+			return sim_err_set(err, f->w->path, op->line, "chase: array %s has %llu "
+					   "elements; 1 .. 2^28 are possible", a->name,
+					   (unsigned long long)a->elems);
+		f->chase_next[op->array] = chase_order(a->elems,
+						       op->order == WORKLOAD_CHASE_RANDOM, f->rng);
+	}
+	return 0;
+}
+
+static void register_stats(struct front *f, struct stats *st)
+{
+	static const struct stats_counter_def defs[] = {
+#define C(fl, d) STATS_COUNTER_DEF(struct front_stats, fl, d)
+		C(warp_insts, "warp instructions issued (a chase: one per load)"),
+		C(mem_insts, "warp global memory instructions (loads, stores, chase loads)"),
+#undef C
+	};
+	static const struct stats_counter_def smdefs[] = {
+#define C(fl, d) STATS_COUNTER_DEF(struct front_stats, fl, d)
+		C(issue_stalls, "cycles a memory instruction waited for the L1 request link, all SMs"),
+		C(shared_insts, "warp shared-memory instructions"),
+		C(shared_bank_conflicts, "extra shared-memory cycles from bank conflicts"),
+		C(blocks, "thread blocks launched"),
+#undef C
+	};
+	uint32_t i;
+
+	stats_counters(st, "sim", &f->st, defs, 2);
+	stats_counters(st, "sm", &f->st, smdefs, 4);
+	for (i = 0; i < f->nsm; i++) {
+		char name[48];
+
+		snprintf(name, sizeof name, "sm%u.issue_stalls", i);
+		stats_counter(st, name, "cycles a memory instruction waited for the L1 request link",
+			      &f->sms[i].st.issue_stalls);
+	}
+	coalescer_register_stats(f->coal, st, "coal");
+	f->lat = stats_dist(st, "load_latency_cycles",
+			    "warp load latency, issue to last line reply, core cycles", 0, 20000,
+			    20000);
+}
+
+struct front *front_create(struct sim *s, const struct sm_params *p, const struct workload *w,
+			   uint64_t seed, struct sim_err *err)
+{
+	struct front *f;
+	struct coal_params cp;
+	uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+	uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
+	uint32_t i, j;
+
+	if (sm_blocks_per_sm(p, wpb, w->shared_bytes) == 0) {
+		sim_err_set(err, w->path, 0, "a block of %llu threads (%u warps) and %llu B "
+				   "of shared memory does not fit on an SM (sm.max_warps = %u, "
+				   "sm.shared_kb = %u)", (unsigned long long)threads, wpb,
+				   (unsigned long long)w->shared_bytes, p->max_warps,
+				   p->shared_kb);
+		return NULL;
+	}
+	f = xcalloc(1, sizeof *f);
+	f->s = s;
+	f->p = *p;
+	f->w = w;
+	f->clk = sim_core_clock(s);
+	f->q = sim_eventq(s);
+	f->pool = sim_pool(s);
+	f->threads = threads;
+	f->wpb = wpb;
+	f->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
+	f->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(f->rng, (unsigned long)(seed ^ (seed >> 32)));
+	f->ectx.rng = f->rng;
+	coal_params_default(&cp);
+	f->coal = coalescer_create(&cp);
+	f->chase_next = xcalloc(w->narrays > 0 ? w->narrays : 1, sizeof *f->chase_next);
+	if (build_chases(f, w->body, w->nbody, err) != 0) {
+		front_destroy(f);
+		return NULL;
+	}
+	f->nsm = sim_sms(s);
+	f->sms = xcalloc(f->nsm, sizeof *f->sms);
+	for (i = 0; i < f->nsm; i++) {
+		struct sm_core *sm = &f->sms[i];
+		char name[32];
+
+		sm->f = f;
+		sm->id = i;
+		sm->in = sim_sm_in(s, i);
+		sm->resp = sim_sm_resp(s, i);
+		sm->warps = xcalloc(p->max_warps, sizeof *sm->warps);
+		sm->blocks = xcalloc(p->max_blocks, sizeof *sm->blocks);
+		for (j = 0; j < p->max_blocks; j++)
+			sm->blocks[j].warps = xcalloc(wpb, sizeof *sm->blocks[j].warps);
+		snprintf(name, sizeof name, "sm%u", i);
+		sm->unit = clock_attach(f->clk, name, sm_tick, sm);
+		link_set_consumer(sm->resp, sm->unit);
+		link_set_producer(sm->in, sm->unit);
+	}
+	register_stats(f, sim_stats(s));
+	return f;
+}
+
+void front_destroy(struct front *f)
+{
+	uint32_t i, j;
+
+	if (f == NULL)
+		return;
+	for (i = 0; i < f->nsm; i++) {
+		for (j = 0; j < f->p.max_blocks; j++)
+			free(f->sms[i].blocks[j].warps);
+		free(f->sms[i].blocks);
+		free(f->sms[i].warps);
+	}
+	for (i = 0; i < f->w->narrays; i++)
+		free(f->chase_next[i]);
+	free(f->chase_next);
+	free(f->sms);
+	coalescer_destroy(f->coal);
+	gsl_rng_free(f->rng);
+	free(f);
+}
+
+/* The state of every SM with live warps, for the watchdog. */
+static void front_dump(const struct front *f, FILE *out)
+{
+	uint32_t i, j;
+
+	fprintf(out, "front: %llu of %llu blocks done, %llu launched\n",
+		(unsigned long long)f->blocks_done, (unsigned long long)f->nblocks,
+		(unsigned long long)f->next_block);
+	for (i = 0; i < f->nsm; i++) {
+		const struct sm_core *sm = &f->sms[i];
+
+		fprintf(out, "  sm%u: %u blocks, %u warps, ldst %u/%u lines, awake %d\n", i,
+			sm->blocks_used, sm->warps_used, sm->next_line, sm->nlines,
+			clock_is_awake(sm->unit));
+		link_dump(sm->in, out);
+		link_dump(sm->resp, out);
+		for (j = 0; j < f->p.max_warps; j++) {
+			const struct warp *w = &sm->warps[j];
+
+			if (!w->live)
+				continue;
+			fprintf(out, "    warp %u: block %u fin %d bar %d chase %d/%lld pending %#llx "
+				"inflight %u busy_until %llu op %s\n", j, w->block, w->finished,
+				w->at_barrier, w->chase_wait, (long long)w->chase_left,
+				(unsigned long long)w->pending, w->inflight,
+				(unsigned long long)w->busy_until,
+				w->finished ? "-" : workload_op_name(warp_op(w)->kind));
+		}
+	}
+}
+
+int front_run(struct front *f, struct sim_err *err)
+{
+	bool more = true;
+	uint32_t i;
+
+	/* round-robin: one block per SM per round while they fit */
+	while (more) {
+		more = false;
+		for (i = 0; i < f->nsm; i++) {
+			struct sm_core *sm = &f->sms[i];
+
+			if (f->next_block < f->nblocks && sm_fits(sm)) {
+				sm_launch(sm);
+				more = true;
+			}
+		}
+	}
+	for (i = 0; i < f->nsm; i++)
+		if (f->sms[i].blocks_used > 0)
+			clock_wake(f->sms[i].unit);
+	/* Watchdog: a span of core cycles with no reply and no issue is a deadlock (refresh
+	 * alone keeps the event queue going for ever). */
+	for (;;) {
+		uint64_t before = f->progress;
+		tick_t limit = clock_tick_of(f->clk, clock_cycle(f->clk) + FRONT_WATCHDOG_CYCLES);
+
+		eventq_run_until(f->q, limit);
+		if (f->failed || f->blocks_done == f->nblocks)
+			break;
+		if (f->progress == before) {
+			front_dump(f, stderr);
+			sim_dump(f->s, stderr);
+			break;
+		}
+		if (eventq_next_tick(f->q) == TICK_NEVER)
+			break;
+	}
+	if (f->failed) {
+		*err = f->err;
+		return -1;
+	}
+	if (f->blocks_done != f->nblocks)
+		return sim_err_set(err, f->w->path, 0, "the kernel stopped with %llu of %llu blocks "
+				   "done (deadlock)", (unsigned long long)f->blocks_done,
+				   (unsigned long long)f->nblocks);
+	/* Drain what the last warps left in flight (write-throughs on their way to the L2, their
+	 * acks), so that every request created is retired. The kernel's cycle count stays at its
+	 * last warp's end. A hierarchy that does not drain within the watchdog span is a bug. */
+	{
+		cycle_t give_up = clock_cycle(f->clk) + FRONT_WATCHDOG_CYCLES;
+
+		while (!sim_is_idle(f->s) && clock_cycle(f->clk) < give_up &&
+		       eventq_next_tick(f->q) != TICK_NEVER)
+			eventq_run_until(f->q, clock_tick_of(f->clk, clock_cycle(f->clk) + 64));
+		if (!sim_is_idle(f->s)) {
+			sim_dump(f->s, stderr);
+			sim_panic("the memory hierarchy did not drain after the kernel ended");
+		}
+		SIM_ASSERT(req_pool_is_drained(sim_pool(f->s)));
+	}
+	return 0;
+}
+
+cycle_t front_cycles(const struct front *f)
+{
+	return f->end;
+}
+
+uint64_t front_blocks(const struct front *f)
+{
+	return f->nblocks;
+}

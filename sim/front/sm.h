@@ -1,0 +1,105 @@
+/*
+ * sm.h - the streaming multiprocessors: block scheduler, warps, warp issue, scoreboard, LD/ST
+ * unit and shared-memory banks, driving the memory hierarchy of struct sim with one workload.
+ *
+ * One clock unit of the core domain per SM. A global block scheduler hands the kernel's blocks
+ * to the SMs round-robin while occupancy allows (warps, blocks, shared memory per SM). A warp is
+ * 32 threads of a block, linearised x, then y, then z; a partial last warp has an active mask.
+ * Each warp walks the op list with a loop stack; per cycle an SM issues up to issue_width ready
+ * warps (loose round-robin or greedy-then-oldest). An op is ready when none of its `uses`
+ * registers (and not its own destination register) is pending. Global loads and stores go
+ * through the coalescer into the SM's LD/ST buffer, which pushes line requests into sim_sm_in as
+ * the link accepts them (a memory instruction waits while the buffer holds another one: an
+ * issue stall). Loads mark their register pending until the last line reply; stores are fire
+ * and forget (the L1's ack only counts for retirement). Shared-memory ops and ALU ops make the
+ * warp wait: ALU its latency, shared memory shared_latency_cycles + (bank-conflict degree - 1).
+ * A barrier releases when every live warp of the block reached it. A chase op issues `loads`
+ * dependent loads (one line request each) through a random (Sattolo) or sequential cyclic
+ * order over the array's elements; the order is built once per array at creation from the
+ * run's seed, and each warp starts at node (global warp number) mod elements.
+ *
+ * Statistics: sim.warp_insts, sim.mem_insts, sm.issue_stalls, sm.ldst_stalls,
+ * sm.shared_insts, sm.shared_bank_conflicts, smN.issue_stalls, the coal.* names, and the
+ * distribution load_latency_cycles (a load's issue to its last line reply; each chase load).
+ *
+ * Not modelled: registers as an occupancy limit, instruction fetch, functional execution,
+ * per-lane chase chains (a warp's lanes follow one chain), shared accesses wider than 4 B
+ * (the first word of each lane decides its bank).
+ */
+#ifndef SIM_SM_H
+#define SIM_SM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cfg.h"
+#include "log.h"
+#include "types.h"
+
+struct sim;
+struct workload;
+struct front;
+
+#define SM_SCHEDULERS(X) \
+	X(LRR, "lrr")    \
+	X(GTO, "gto")
+
+enum sm_scheduler {
+#define SM_SCHED_ENUM(e, s) SM_SCHED_##e,
+	SM_SCHEDULERS(SM_SCHED_ENUM)
+#undef SM_SCHED_ENUM
+	SM_SCHED_COUNT
+};
+extern const char *const sm_scheduler_names[];
+
+/* sm: one SM's front end (every SM alike). */
+struct sm_params {
+	uint32_t max_warps;
+	uint32_t max_blocks;
+	uint32_t shared_kb;
+	uint32_t issue_width;
+	uint32_t scheduler; /* enum sm_scheduler */
+	uint32_t shared_latency_cycles;
+	uint32_t shared_banks;
+};
+
+#define SM_NFIELDS 7 /* entries of sm_fields[] */
+extern const struct cfg_field sm_fields[];
+
+/* Lanes of one warp. */
+#define SM_WARP_LANES 32u
+
+/*
+ * Bank-conflict degree of one shared access: the largest number of distinct 4-byte words that
+ * active lanes (bit i of active) touch in one bank; words[i] is lane i's word address (byte
+ * address / 4), banks >= 1. 0 when no lane is active, 1 with no conflict.
+ */
+uint32_t sm_bank_conflict_degree(const uint64_t *words, uint32_t active, uint32_t banks);
+
+/* Thread (x, y, z) of lane `lane` of warp `warp` in a block of dims block[3]; false if that
+ * thread is beyond the block (an inactive lane of a partial warp). */
+bool sm_lane_thread(const uint32_t block[3], uint32_t warp, uint32_t lane, uint32_t tid[3]);
+
+/* Active mask of warp `warp` of a block of `threads` threads. */
+uint32_t sm_warp_mask(uint64_t threads, uint32_t warp);
+
+/* Blocks of `warps` warps and `shared_bytes` of shared memory one SM holds at once (0: the
+ * block does not fit at all). */
+uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t shared_bytes);
+
+/*
+ * Attaches one unit per SM of s to its core clock and registers the statistics in sim_stats(s).
+ * w must outlive the front. Returns NULL with err filled if a block cannot fit on an SM or a
+ * chase array is too large.
+ */
+struct front *front_create(struct sim *s, const struct sm_params *p, const struct workload *w,
+			   uint64_t seed, struct sim_err *err);
+void front_destroy(struct front *f);
+/* Runs the event queue until every block has retired (or an expression fails). Returns 0, or
+ * -1 with err filled (an evaluation error such as a division by zero in an index). */
+int front_run(struct front *f, struct sim_err *err);
+/* Core cycle at which the last block retired. */
+cycle_t front_cycles(const struct front *f);
+uint64_t front_blocks(const struct front *f);
+
+#endif /* SIM_SM_H */

@@ -1,0 +1,87 @@
+#!/bin/sh
+# run.sh - `gmsim run`: the shipped workloads end to end on configs/test/small-gpu.cfg (4 SMs,
+# 16 KB L1s, 128 KB of L2, 112 GB/s of GDDR6), each with small parameters:
+#   - the stride sweep's coalescing efficiency (1.0 at stride 1, 0.125 at stride 32);
+#   - naive vs tiled transpose: the tiled stores are coalesced (1 line request per store
+#     instruction vs 32), and the unpadded tile has 32-way bank conflicts, the padded none;
+#   - a pointer chase inside the L1 runs at the L1 plateau of `gmsim probe` (30 cycles), one far
+#     beyond the L2 much slower;
+#   - a stream copy reaches a good share of the DRAM peak;
+#   - a bad -p name is a user error naming the parameter; two runs give the same statistics.
+. "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
+plan 14
+C=configs/test/small-gpu.cfg
+
+jget() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for name in sys.argv[2:]:
+	v = d
+	for k in name.split("."):
+		v = v.get(k, {}) if isinstance(v, dict) else {}
+	print(v if isinstance(v, (int, float)) and not isinstance(v, bool) else "missing")' "$@"
+}
+expect_num() {
+	if awk "BEGIN { exit !($2) }"; then pass "$1"; else fail "$1" "false: $2"; fi
+}
+
+run_gmsim run -c $C -w workloads/stride.wl -p n=8192 --stats-json "$tap_tmp/s1.json"
+expect_eq "stride 1 exits 0" 0 "$rc"
+printf '%s\n' "$out" | sed 's/^/# /'
+run_gmsim run -c $C -w workloads/stride.wl -p n=8192 -p stride=32 --stats-json "$tap_tmp/s32.json"
+set -- $(jget "$tap_tmp/s1.json" coal.efficiency) $(jget "$tap_tmp/s32.json" coal.efficiency)
+expect_num "stride 1: coal.efficiency 1.0 ($1)" "$1 == 1"
+expect_num "stride 32: coal.efficiency 0.125 ($2)" "$2 == 0.125"
+set -- $(jget "$tap_tmp/s1.json" sim.cycles sim.time_ns sim.events sim.warp_insts sim.mem_insts \
+	dram.peak_gbps l1.hit_rate l2.hit_rate load_latency_cycles.p99)
+expect_num "run-level names present (cycles $1, warp_insts $4, mem_insts $5)" \
+	"$1 > 0 && $2 > 0 && $3 > 0 && $4 == 512 && $5 == 256 && $6 > 100 && $9 > 0"
+
+# Transpose, 128 x 128: 512 loads and 512 stores; naive stores walk a column (32 lines each).
+run_gmsim run -c $C -w workloads/transpose_naive.wl -p n=128 --stats-json "$tap_tmp/tn.json"
+expect_eq "naive transpose exits 0" 0 "$rc"
+run_gmsim run -c $C -w workloads/transpose_tiled.wl -p n=128 --stats-json "$tap_tmp/t1.json"
+run_gmsim run -c $C -w workloads/transpose_tiled.wl -p n=128 -p pad=0 --stats-json "$tap_tmp/t0.json"
+per_store() {
+	set -- $(jget "$1" coal.requests coal.mem_insts coal.store_insts)
+	awk "BEGIN { print ($1 - ($2 - $3)) / $3 }"
+}
+n=$(per_store "$tap_tmp/tn.json") t=$(per_store "$tap_tmp/t1.json")
+expect_num "line requests per store instruction: naive 32 ($n), tiled 1 ($t)" "$n == 32 && $t == 1"
+set -- $(jget "$tap_tmp/t1.json" sm.shared_bank_conflicts sm.shared_insts sim.cycles) \
+	$(jget "$tap_tmp/t0.json" sm.shared_bank_conflicts sim.cycles)
+expect_num "pad=1: no bank conflicts ($1)" "$1 == 0 && $2 == 1024"
+expect_num "pad=0: 32-way conflicts on the 512 column reads ($4 = 512 x 31)" "$4 == 512 * 31"
+set -- $(jget "$tap_tmp/tn.json" sim.cycles) $3
+expect_num "tiled transpose beats naive ($2 vs $1 cycles)" "$2 < $1"
+
+# Pointer chase: 8 KB fits the 16 KB L1 (30 cycles = hit latency 28 + 2 link cycles, as the
+# probe's L1 plateau); 2 MB is beyond the 128 KB L2.
+run_gmsim run -c $C -w workloads/pointer_chase.wl -p footprint_kb=8 -p loads=2000 \
+	--stats-json "$tap_tmp/c1.json"
+run_gmsim run -c $C -w workloads/pointer_chase.wl -p footprint_kb=2048 -p loads=1000 \
+	--stats-json "$tap_tmp/c2.json"
+set -- $(jget "$tap_tmp/c1.json" load_latency_cycles.p50) $(jget "$tap_tmp/c2.json" load_latency_cycles.p50)
+expect_num "chase in L1: p50 latency at the L1 plateau, 30 cycles ($1)" "$1 >= 30 && $1 < 31"
+expect_num "chase beyond L2: p50 latency much larger ($2)" "$2 > 5 * $1"
+
+# Stream copy: 2 x 1 MB through the caches once.
+run_gmsim run -c $C -w workloads/stream_copy.wl -p n=262144 --stats-json "$tap_tmp/sc.json"
+set -- $(jget "$tap_tmp/sc.json" dram.achieved_gbps dram.peak_gbps)
+expect_num "stream copy: $1 GB/s is over half the $2 GB/s DRAM peak" "$1 >= 0.5 * $2 && $1 <= $2"
+
+run_gmsim run -c $C -w workloads/stride.wl -p bogus=3
+expect_eq "bad -p: exit 1 with the loader's message" "1 bogus: unknown parameter" \
+	"$rc $(printf '%s\n' "$err" | sed -n 's/.*-p bogus=3: \(bogus: unknown parameter\).*/\1/p')"
+
+# Determinism: same inputs, same statistics (host fields aside).
+strip() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["gmsim"].pop("host_seconds", None)
+d["sim"].pop("host_seconds", None)
+print(json.dumps(d, sort_keys=True))' "$1"
+}
+run_gmsim run -c $C -w workloads/transpose_tiled.wl -p n=128 --stats-json "$tap_tmp/d2.json"
+expect_eq "same inputs, same statistics" "$(strip "$tap_tmp/t1.json")" "$(strip "$tap_tmp/d2.json")"
+done_testing
