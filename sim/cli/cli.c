@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,5 +65,20 @@ int cli_load_params(const struct cli_config_opts *o, struct gpu_params *p, struc
 				    "give -c FILE)", err->msg);
 		return -1;
 	}
+	return 0;
+}
+
+int cli_write_stats(const struct stats *st, const char *path, enum stats_format fmt,
+		    const struct gpu_params *p, double host_seconds, struct sim_err *err)
+{
+	struct stats_header h = { PACKAGE_VERSION, cfg_hash(&gpu_schema, p), p->sim.seed, NULL,
+				  host_seconds };
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return sim_err_set(err, path, 0, "cannot write: %s", strerror(errno));
+	stats_dump(st, f, fmt, &h, 0);
+	if (fclose(f) != 0)
+		return sim_err_set(err, path, 0, "cannot write: %s", strerror(errno));
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "params.h"
+#include "stats.h"
 
 /* The config used when -c is not given, relative to the current directory. */
 #define CLI_DEFAULT_CONFIG "configs/default.cfg"
@@ -33,6 +34,11 @@ int cmd_run(int argc, char **argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints the error (every line of a multi-line config report) to stderr; returns SIM_EXIT_USER. */
 int cli_user_error(const struct sim_err *err);
+
+/* Writes st to path in format fmt with a header for config p and the run's host seconds.
+ * Returns 0, or -1 with err filled (the file cannot be written). */
+int cli_write_stats(const struct stats *st, const char *path, enum stats_format fmt,
+		    const struct gpu_params *p, double host_seconds, struct sim_err *err);
 
 /* -c FILE and repeated -o key=value, as every simulating subcommand takes them. */
 struct cli_config_opts {

@@ -66,24 +66,6 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int write_stats(struct dram_sim *ds, const char *path, enum stats_format fmt,
-		       const struct gpu_params *p, uint64_t hash)
-{
-	struct stats_header h = { PACKAGE_VERSION, hash, p->sim.seed, NULL, 0.0 };
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL) {
-		fprintf(stderr, "gmsim: error: %s: cannot write: %s\n", path, strerror(errno));
-		return -1;
-	}
-	stats_dump(dram_sim_stats(ds), f, fmt, &h, 0);
-	if (fclose(f) != 0) {
-		fprintf(stderr, "gmsim: error: %s: cannot write: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 enum {
 	OPT_REQUESTS = 256, OPT_FOOTPRINT, OPT_STRIDE, OPT_BYTES, OPT_WRITE_FRACTION, OPT_SEED,
 	OPT_RPC, OPT_MAX_CYCLES, OPT_CHECK, OPT_JSON, OPT_CSV, OPT_FEBUF,
@@ -264,14 +246,10 @@ int cmd_dram(int argc, char **argv)
 		if (bad != 0)
 			sim_panic("DRAM command stream violates the timing rules: %s", first);
 	}
-	{
-		uint64_t hash = cfg_hash(&gpu_schema, &p);
-
-		if (json != NULL && write_stats(ds, json, STATS_JSON, &p, hash) != 0)
-			rc = SIM_EXIT_USER;
-		if (csv != NULL && write_stats(ds, csv, STATS_CSV, &p, hash) != 0)
-			rc = SIM_EXIT_USER;
-	}
+	if ((json != NULL &&
+	     cli_write_stats(dram_sim_stats(ds), json, STATS_JSON, &p, 0.0, &err) != 0) ||
+	    (csv != NULL && cli_write_stats(dram_sim_stats(ds), csv, STATS_CSV, &p, 0.0, &err) != 0))
+		rc = cli_user_error(&err);
 	dram_sim_destroy(ds);
 	dram_trace_close(t);
 	return rc;

@@ -59,17 +59,8 @@ static int run_one(const struct gpu_params *p, const struct probe_opts *o,
 		return -1;
 	rc = probe_run(s, o, r, err);
 	if (rc == 0 && json != NULL) {
-		struct stats_header h = { PACKAGE_VERSION, cfg_hash(&gpu_schema, p), p->sim.seed,
-					  NULL, 0.0 };
-		FILE *f = fopen(json, "w");
-
 		sim_totals(s);
-		if (f == NULL) {
-			rc = sim_err_set(err, json, 0, "cannot write: %s", strerror(errno));
-		} else {
-			stats_dump(sim_stats(s), f, STATS_JSON, &h, 0);
-			fclose(f);
-		}
+		rc = cli_write_stats(sim_stats(s), json, STATS_JSON, p, 0.0, err);
 	}
 	sim_destroy(s);
 	return rc;

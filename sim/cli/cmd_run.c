@@ -154,19 +154,6 @@ static void report(const struct workload *w, const struct gpu_params *p, struct 
 	       get(st, "load_latency_cycles.p99"), get(st, "load_latency_cycles.count"));
 }
 
-static int dump(struct sim *s, const char *path, enum stats_format fmt,
-		const struct stats_header *h, struct sim_err *err)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL)
-		return sim_err_set(err, path, 0, "cannot write: %s", strerror(errno));
-	stats_dump(sim_stats(s), f, fmt, h, 0);
-	if (fclose(f) != 0)
-		return sim_err_set(err, path, 0, "cannot write: %s", strerror(errno));
-	return 0;
-}
-
 static int run(const struct gpu_params *p, const struct workload *w, const char *json,
 	       const char *csv, struct sim_err *err)
 {
@@ -193,20 +180,16 @@ static int run(const struct gpu_params *p, const struct workload *w, const char 
 	rc = front_run(f, err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (rc == 0) {
-		struct stats_header h = { PACKAGE_VERSION, cfg_hash(&gpu_schema, p), p->sim.seed,
-					  NULL, 0.0 };
-
 		t.host_seconds = (double)(t1.tv_sec - t0.tv_sec) +
 				 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-		h.host_seconds = t.host_seconds;
 		t.cycles = front_cycles(f);
 		sim_totals(s);
 		fill_totals(s, &spec, &t);
 		report(w, p, s, &t);
 		if (json != NULL)
-			rc = dump(s, json, STATS_JSON, &h, err);
+			rc = cli_write_stats(sim_stats(s), json, STATS_JSON, p, t.host_seconds, err);
 		if (rc == 0 && csv != NULL)
-			rc = dump(s, csv, STATS_CSV, &h, err);
+			rc = cli_write_stats(sim_stats(s), csv, STATS_CSV, p, t.host_seconds, err);
 	}
 	front_destroy(f);
 	sim_destroy(s);
