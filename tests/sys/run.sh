@@ -7,9 +7,14 @@
 #   - a pointer chase inside the L1 runs at the L1 plateau of `gmsim probe` (30 cycles), one far
 #     beyond the L2 much slower;
 #   - a stream copy reaches a good share of the DRAM peak;
+#   - coalescing seed cases: a warp straddling a 128 B boundary (2 lines, 5 sectors), AoS .x
+#     (efficiency 1/3: 3 lines and 12 sectors per warp) vs SoA (1.0), a random gather (far
+#     below 1); the STREAM triad is DRAM-bound;
+#   - blur with a shared tile makes fewer L2 accesses than the untiled blur (its L1 hit rate is
+#     lower, not higher: its global loads are nearly all first touches);
 #   - a bad -p name is a user error naming the parameter; two runs give the same statistics.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 14
+plan 20
 C=configs/test/small-gpu.cfg
 
 jget() {
@@ -69,6 +74,31 @@ expect_num "chase beyond L2: p50 latency much larger ($2)" "$2 > 5 * $1"
 run_gmsim run -c $C -w workloads/stream_copy.wl -p n=262144 --stats-json "$tap_tmp/sc.json"
 set -- $(jget "$tap_tmp/sc.json" dram.achieved_gbps dram.peak_gbps)
 expect_num "stream copy: $1 GB/s is over half the $2 GB/s DRAM peak" "$1 >= 0.5 * $2 && $1 <= $2"
+
+# Coalescing seed cases (default parameters).
+run_gmsim run -c $C -w workloads/straddle.wl --stats-json "$tap_tmp/st.json"
+set -- $rc $(jget "$tap_tmp/st.json" coal.mem_insts coal.requests coal.sectors)
+expect_num "straddle: 1 warp load -> $3 line requests, $4 sectors (2, 5)" \
+	"$1 == 0 && $2 == 1 && $3 == 2 && $4 == 5"
+run_gmsim run -c $C -w workloads/aos.wl --stats-json "$tap_tmp/aos.json"
+set -- $rc $(jget "$tap_tmp/aos.json" coal.mem_insts coal.requests coal.sectors coal.efficiency)
+expect_num "aos .x: 3 lines, 12 sectors per warp, efficiency 1/3 ($5)" \
+	"$1 == 0 && $2 > 0 && $3 == 3 * $2 && $4 == 12 * $2 && $5 > 0.333 && $5 < 0.334"
+run_gmsim run -c $C -w workloads/soa.wl --stats-json "$tap_tmp/soa.json"
+set -- $rc $(jget "$tap_tmp/soa.json" coal.mem_insts coal.requests coal.efficiency)
+expect_num "soa x[]: 1 line per warp, efficiency 1.0 ($4)" "$1 == 0 && $2 > 0 && $3 == $2 && $4 == 1"
+run_gmsim run -c $C -w workloads/gather.wl --stats-json "$tap_tmp/ga.json"
+set -- $rc $(jget "$tap_tmp/ga.json" coal.efficiency)
+expect_num "random gather: efficiency well below 1 ($2)" "$1 == 0 && $2 > 0 && $2 < 0.5"
+run_gmsim run -c $C -w workloads/stream_triad.wl --stats-json "$tap_tmp/tr.json"
+set -- $rc $(jget "$tap_tmp/tr.json" dram.achieved_gbps dram.peak_gbps)
+expect_num "stream triad: $2 GB/s of the $3 GB/s DRAM peak" "$1 == 0 && $2 >= 0.5 * $3 && $2 <= $3"
+
+# Blur, 256 x 64: the tile cuts global loads (5120 -> 2560 warp loads) and L2 accesses.
+run_gmsim run -c $C -w workloads/blur.wl --stats-json "$tap_tmp/bl.json"
+run_gmsim run -c $C -w workloads/blur_tiled.wl --stats-json "$tap_tmp/bt.json"
+set -- $(jget "$tap_tmp/bl.json" l2.accesses l1.hit_rate) $(jget "$tap_tmp/bt.json" l2.accesses l1.hit_rate)
+expect_num "tiled blur: fewer L2 accesses ($3 vs $1; L1 hit rate $4 vs $2)" "$3 > 0 && $3 < $1"
 
 run_gmsim run -c $C -w workloads/stride.wl -p bogus=3
 expect_eq "bad -p: exit 1 with the loader's message" "1 bogus: unknown parameter" \
