@@ -723,10 +723,8 @@ static void l1_sleep(struct l1 *l1, cycle_t now)
 			break;
 		}
 	}
-	if (next == CYCLE_NEVER)
-		clock_sleep(l1->unit);
-	else if (next > now + 1)
-		clock_sleep_until(l1->unit, next);
+	/* Covers all three cases: NEVER is a plain sleep, the next cycle keeps the unit awake. */
+	clock_sleep_until(l1->unit, next);
 }
 
 static void l1_tick(void *unit, cycle_t now)

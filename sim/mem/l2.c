@@ -657,10 +657,8 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 			break;
 		}
 	}
-	if (next == CYCLE_NEVER)
-		clock_sleep(l2->unit);
-	else if (next > now + 1)
-		clock_sleep_until(l2->unit, next);
+	/* Covers all three cases: NEVER is a plain sleep, the next cycle keeps the unit awake. */
+	clock_sleep_until(l2->unit, next);
 }
 
 static void l2_tick(void *unit, cycle_t now)
