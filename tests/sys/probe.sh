@@ -6,7 +6,7 @@
 #   - a many-SM stream is limited by DRAM on the config as it is, and by the crossbar when its
 #     reply ports are made narrow, and the statistics show which.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 15
+plan 19
 C=configs/test/small-gpu.cfg
 
 jget() {
@@ -77,4 +77,13 @@ expect_num "crossbar-bound stream is slower than the DRAM-bound one" "$xg < 0.6 
 run_gmsim probe -c $C --stream --footprint-kb 1024 --loads 5000 --stats-json "$tap_tmp/d1.json"
 run_gmsim probe -c $C --stream --footprint-kb 1024 --loads 5000 --stats-json "$tap_tmp/d2.json"
 expect_eq "same inputs, same statistics" "$(cat "$tap_tmp/d1.json")" "$(cat "$tap_tmp/d2.json")"
+# Bad input: a clear message and the documented exit codes.
+run_gmsim probe -c $C --chase --stride 7
+expect_eq "a stride that is not a multiple of 8 exits 1" 1 "$rc"
+expect_eq "a stride that is not a multiple of 8: message" \
+	"gmsim: error: probe: --stride must be a multiple of 8 bytes, got 7" "$err"
+run_gmsim probe -c $C --footprint-kb 64
+expect_eq "neither --chase nor --stream exits 2" 2 "$rc"
+run_gmsim probe -c $C --chase --sweep-kb 8:4
+expect_eq "a sweep with LO > HI exits 2" 2 "$rc"
 done_testing
