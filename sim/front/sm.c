@@ -27,6 +27,7 @@
 #include "sim.h"
 #include "sm.h"
 #include "stats.h"
+#include "warpexec.h"
 #include "workload.h"
 
 #define P struct sm_params
@@ -60,26 +61,15 @@ _Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS
 /* Core cycles without progress, the memory system idle, before the run is declared stuck. */
 #define FRONT_WATCHDOG_CYCLES 100000
 
-struct frame {
-	const struct workload_op *ops;
-	uint32_t n, pc;
-	int64_t count, iter;
-	uint32_t slot;
-};
-
 struct sm_core;
 
 struct warp {
 	struct sm_core *sm;
 	uint32_t idx;           /* slot in sm->warps */
 	uint32_t block;         /* slot in sm->blocks */
-	uint32_t active;
 	bool live, finished, at_barrier, chase_wait;
 	uint64_t age, gid;
-	struct frame stack[WORKLOAD_MAX_DEPTH + 1];
-	uint32_t depth;
-	int64_t vars[WORKLOAD_NVARS];
-	uint32_t tid[SM_WARP_LANES][3];
+	struct wexec x;         /* where the warp is in the body; its lanes' coordinates */
 	uint64_t pending;       /* registers waiting for replies */
 	uint32_t outstanding[NSLOTS];
 	cycle_t issued_at[NSLOTS];
@@ -190,28 +180,6 @@ uint32_t sm_bank_conflict_degree(const uint64_t *words, uint32_t active, uint32_
 	return deg;
 }
 
-bool sm_lane_thread(const uint32_t block[3], uint32_t warp, uint32_t lane, uint32_t tid[3])
-{
-	uint64_t t = (uint64_t)warp * SM_WARP_LANES + lane;
-	uint64_t n = (uint64_t)block[0] * block[1] * block[2];
-
-	tid[0] = (uint32_t)(t % block[0]);
-	tid[1] = (uint32_t)(t / block[0] % block[1]);
-	tid[2] = (uint32_t)(t / ((uint64_t)block[0] * block[1]));
-	return t < n;
-}
-
-uint32_t sm_warp_mask(uint64_t threads, uint32_t warp)
-{
-	uint64_t first = (uint64_t)warp * SM_WARP_LANES;
-
-	if (first >= threads)
-		return 0;
-	if (threads - first >= SM_WARP_LANES)
-		return 0xffffffffu;
-	return (uint32_t)((1ull << (threads - first)) - 1);
-}
-
 uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t shared_bytes)
 {
 	uint64_t n = p->max_blocks;
@@ -239,75 +207,33 @@ static void front_fail(struct front *f, const struct workload_op *op, const char
 	eventq_stop(f->q);
 }
 
-static int64_t eval(struct front *f, const struct workload_op *op, const struct expr *e,
-		    const int64_t *vars)
-{
-	int64_t v = expr_eval(e, vars, &f->ectx);
-
-	if (f->ectx.error)
-		front_fail(f, op, f->ectx.msg);
-	return v;
-}
-
 static void block_release_barrier(struct sm_core *sm, struct block_slot *b);
 static void warp_advance(struct sm_core *sm, struct warp *w);
 
-/* Moves to the next op that is not a loop (entering and leaving loops), or finishes. */
-static void warp_settle(struct sm_core *sm, struct warp *w)
+/* After the walk moved: a walk that reached the end of the body finishes the warp (which may
+ * complete a barrier the rest of the block waits at). */
+static void warp_settled(struct sm_core *sm, struct warp *w)
 {
 	struct front *f = sm->f;
+	struct block_slot *b;
 
-	for (;;) {
-		struct frame *fr = &w->stack[w->depth - 1];
-		const struct workload_op *op;
-
-		if (fr->pc == fr->n) {
-			if (w->depth == 1) {
-				struct block_slot *b = &sm->blocks[w->block];
-
-				w->finished = true;
-				b->running--;
-				if (b->running > 0 && b->arrived == b->running)
-					block_release_barrier(sm, b);
-				return;
-			}
-			if (++fr->iter < fr->count) {
-				fr->pc = 0;
-				w->vars[fr->slot] = fr->iter;
-				continue;
-			}
-			w->depth--;
-			w->stack[w->depth - 1].pc++;
-			continue;
-		}
-		op = &fr->ops[fr->pc];
-		if (op->kind != WORKLOAD_OP_LOOP)
-			return;
-		{
-			int64_t n = eval(f, op, op->count, w->vars);
-			struct frame *nf;
-
-			if (n <= 0 || f->failed) {
-				fr->pc++;
-				continue;
-			}
-			SIM_ASSERT(w->depth <= WORKLOAD_MAX_DEPTH);
-			nf = &w->stack[w->depth++];
-			nf->ops = op->body;
-			nf->n = (uint32_t)op->nbody;
-			nf->pc = 0;
-			nf->count = n;
-			nf->iter = 0;
-			nf->slot = op->var_slot;
-			w->vars[nf->slot] = 0;
-		}
+	if (f->ectx.error) {
+		front_fail(f, w->x.err_op, f->ectx.msg);
+		return;
 	}
+	if (wexec_op(&w->x) != NULL)
+		return;
+	b = &sm->blocks[w->block];
+	w->finished = true;
+	b->running--;
+	if (b->running > 0 && b->arrived == b->running)
+		block_release_barrier(sm, b);
 }
 
 static void warp_advance(struct sm_core *sm, struct warp *w)
 {
-	w->stack[w->depth - 1].pc++;
-	warp_settle(sm, w);
+	wexec_next(&w->x, &sm->f->ectx);
+	warp_settled(sm, w);
 }
 
 static void block_release_barrier(struct sm_core *sm, struct block_slot *b)
@@ -327,9 +253,7 @@ static void block_release_barrier(struct sm_core *sm, struct block_slot *b)
 
 static const struct workload_op *warp_op(const struct warp *w)
 {
-	const struct frame *fr = &w->stack[w->depth - 1];
-
-	return &fr->ops[fr->pc];
+	return wexec_op(&w->x);
 }
 
 static bool op_is_global(const struct workload_op *op)
@@ -424,30 +348,11 @@ static bool lane_addrs(struct sm_core *sm, struct warp *w, const struct workload
 		       const struct workload_array *a, addr_t *addr)
 {
 	struct front *f = sm->f;
-	uint32_t lane;
 
-	for (lane = 0; lane < SM_WARP_LANES; lane++) {
-		int64_t idx;
-
-		if (!(w->active & (1u << lane)))
-			continue;
-		w->vars[EXPR_TX] = w->tid[lane][0];
-		w->vars[EXPR_TY] = w->tid[lane][1];
-		w->vars[EXPR_TZ] = w->tid[lane][2];
-		idx = eval(f, op, op->index, w->vars);
-		if (f->failed)
-			return false;
-		if (idx < 0 || (uint64_t)idx >= a->elems) {
-			char msg[160];
-
-			snprintf(msg, sizeof msg, "index %lld is outside %s[0..%llu)", (long long)idx,
-				 a->name, (unsigned long long)a->elems);
-			front_fail(f, op, msg);
-			return false;
-		}
-		addr[lane] = a->base + (uint64_t)idx * a->elem_bytes;
-	}
-	return true;
+	if (wexec_addrs(&w->x, op, a, &f->ectx, addr))
+		return true;
+	front_fail(f, op, f->ectx.msg);
+	return false;
 }
 
 static void issue_chase(struct sm_core *sm, struct warp *w, const struct workload_op *op,
@@ -459,20 +364,22 @@ static void issue_chase(struct sm_core *sm, struct warp *w, const struct workloa
 	uint32_t lane;
 
 	if (w->chase_left == 0) {
-		int64_t n = eval(f, op, op->count, w->vars);
+		int64_t n = wexec_count(&w->x, op, &f->ectx);
 
-		if (f->failed)
+		if (f->ectx.error) {
+			front_fail(f, op, f->ectx.msg);
 			return;
+		}
 		if (n <= 0) {
 			warp_advance(sm, w);
 			return;
 		}
 		w->chase_left = n;
-		w->chase_node = w->gid % a->elems;
+		w->chase_node = wexec_chase_start(w->gid, a);
 		if (op->reg >= 0)
 			w->pending |= 1ull << op->reg;
 	}
-	inst.active_mask = w->active;
+	inst.active_mask = w->x.active;
 	inst.size = op->bytes;
 	inst.is_store = false;
 	for (lane = 0; lane < SM_WARP_LANES; lane++)
@@ -500,7 +407,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 
 		if (!lane_addrs(sm, w, op, &f->w->arrays[op->array], inst.addr))
 			return;
-		inst.active_mask = w->active;
+		inst.active_mask = w->x.active;
 		inst.size = op->bytes;
 		inst.is_store = op->kind == WORKLOAD_OP_STORE;
 		if (inst.is_store)
@@ -522,9 +429,9 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		if (!lane_addrs(sm, w, op, a, inst.addr))
 			return;
 		for (lane = 0; lane < SM_WARP_LANES; lane++)
-			if (w->active & (1u << lane))
+			if (w->x.active & (1u << lane))
 				words[lane] = inst.addr[lane] / 4;
-		deg = sm_bank_conflict_degree(words, w->active, f->p.shared_banks);
+		deg = sm_bank_conflict_degree(words, w->x.active, f->p.shared_banks);
 		f->st.shared_insts++;
 		if (deg > 1)
 			f->st.shared_bank_conflicts += deg - 1;
@@ -583,7 +490,6 @@ static void sm_launch(struct sm_core *sm)
 	sm->shared_used += wl->shared_bytes;
 	for (i = 0, k = 0; k < f->wpb; i++) {
 		struct warp *w;
-		uint32_t lane;
 
 		SIM_ASSERT(i < f->p.max_warps);
 		w = &sm->warps[i];
@@ -596,26 +502,11 @@ static void sm_launch(struct sm_core *sm)
 		w->live = true;
 		w->age = f->age++;
 		w->gid = bid * f->wpb + k;
-		w->active = sm_warp_mask(f->threads, k);
-		for (lane = 0; lane < SM_WARP_LANES; lane++)
-			sm_lane_thread(wl->block, k, lane, w->tid[lane]);
-		w->vars[EXPR_BX] = (int64_t)(bid % wl->grid[0]);
-		w->vars[EXPR_BY] = (int64_t)(bid / wl->grid[0] % wl->grid[1]);
-		w->vars[EXPR_BZ] = (int64_t)(bid / ((uint64_t)wl->grid[0] * wl->grid[1]));
-		w->vars[EXPR_BDX] = wl->block[0];
-		w->vars[EXPR_BDY] = wl->block[1];
-		w->vars[EXPR_BDZ] = wl->block[2];
-		w->vars[EXPR_GDX] = wl->grid[0];
-		w->vars[EXPR_GDY] = wl->grid[1];
-		w->vars[EXPR_GDZ] = wl->grid[2];
-		w->stack[0].ops = wl->body;
-		w->stack[0].n = (uint32_t)wl->nbody;
-		w->stack[0].count = 1;
-		w->depth = 1;
+		wexec_start(&w->x, wl, bid, k, &f->ectx);
 		b->warps[k++] = i;
 	}
 	for (k = 0; k < f->wpb; k++)
-		warp_settle(sm, &sm->warps[b->warps[k]]);
+		warp_settled(sm, &sm->warps[b->warps[k]]);
 	f->st.blocks++;
 }
 
@@ -802,54 +693,6 @@ static void sm_tick(void *self, cycle_t now)
  * Creation
  */
 
-/* Sattolo's shuffle (random) or i -> i + 1: one cycle through all n nodes. */
-static uint64_t *chase_order(uint64_t n, bool random, gsl_rng *rng)
-{
-	uint64_t *perm = xcalloc(n, sizeof *perm), *next = xcalloc(n, sizeof *next);
-	uint64_t i;
-
-	for (i = 0; i < n; i++)
-		perm[i] = i;
-	for (i = n - 1; random && i > 0; i--) {
-		uint64_t j = gsl_rng_uniform_int(rng, (unsigned long)i);
-		uint64_t t = perm[i];
-
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	for (i = 0; i < n; i++)
-		next[perm[i]] = perm[(i + 1) % n];
-	free(perm);
-	return next;
-}
-
-static int build_chases(struct front *f, const struct workload_op *ops, size_t n,
-			struct sim_err *err)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct workload_op *op = &ops[i];
-		const struct workload_array *a;
-
-		if (op->kind == WORKLOAD_OP_LOOP) {
-			if (build_chases(f, op->body, op->nbody, err) != 0)
-				return -1;
-			continue;
-		}
-		if (op->kind != WORKLOAD_OP_CHASE || f->chase_next[op->array] != NULL)
-			continue;
-		a = &f->w->arrays[op->array];
-		if (a->elems < 1 || a->elems > (1ull << 28))
-			return sim_err_set(err, f->w->path, op->line, "chase: array %s has %llu "
-					   "elements; 1 .. 2^28 are possible", a->name,
-					   (unsigned long long)a->elems);
-		f->chase_next[op->array] = chase_order(a->elems,
-						       op->order == WORKLOAD_CHASE_RANDOM, f->rng);
-	}
-	return 0;
-}
-
 static void register_stats(struct front *f, struct stats *st)
 {
 	static const struct stats_counter_def defs[] = {
@@ -915,8 +758,8 @@ struct front *front_create(struct sim *s, const struct sm_params *p, const struc
 	f->ectx.rng = f->rng;
 	coal_params_default(&cp);
 	f->coal = coalescer_create(&cp);
-	f->chase_next = xcalloc(w->narrays > 0 ? w->narrays : 1, sizeof *f->chase_next);
-	if (build_chases(f, w->body, w->nbody, err) != 0) {
+	f->chase_next = wexec_chase_build(w, f->rng, err);
+	if (f->chase_next == NULL) {
 		front_destroy(f);
 		return NULL;
 	}
@@ -955,9 +798,7 @@ void front_destroy(struct front *f)
 		free(f->sms[i].blocks);
 		free(f->sms[i].warps);
 	}
-	for (i = 0; i < f->w->narrays; i++)
-		free(f->chase_next[i]);
-	free(f->chase_next);
+	wexec_chase_free(f->w, f->chase_next);
 	free(f->sms);
 	coalescer_destroy(f->coal);
 	gsl_rng_free(f->rng);

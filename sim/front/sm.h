@@ -76,13 +76,6 @@ extern const struct cfg_field sm_fields[];
  */
 uint32_t sm_bank_conflict_degree(const uint64_t *words, uint32_t active, uint32_t banks);
 
-/* Thread (x, y, z) of lane `lane` of warp `warp` in a block of dims block[3]; false if that
- * thread is beyond the block (an inactive lane of a partial warp). */
-bool sm_lane_thread(const uint32_t block[3], uint32_t warp, uint32_t lane, uint32_t tid[3]);
-
-/* Active mask of warp `warp` of a block of `threads` threads. */
-uint32_t sm_warp_mask(uint64_t threads, uint32_t warp);
-
 /* Blocks of `warps` warps and `shared_bytes` of shared memory one SM holds at once (0: the
  * block does not fit at all). */
 uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t shared_bytes);

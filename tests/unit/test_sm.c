@@ -12,6 +12,7 @@
 #include "unit.h"
 
 #include "sm.h"
+#include "warpexec.h"
 
 #define ALL 0xffffffffu
 
@@ -54,22 +55,22 @@ static void test_lanes(void **state)
 	uint32_t t[3];
 
 	(void)state;
-	assert_true(sm_lane_thread(b, 0, 31, t));
+	assert_true(wexec_lane_thread(b, 0, 31, t));
 	assert_int_equal(t[0], 31);
 	assert_int_equal(t[1], 0);
-	assert_true(sm_lane_thread(b, 3, 2, t));
+	assert_true(wexec_lane_thread(b, 3, 2, t));
 	assert_int_equal(t[0], 2);
 	assert_int_equal(t[1], 3);
 	/* 5 x 3 x 2 = 30 threads: lane 17 is (2, 0, 1); lane 30 is beyond the block */
-	assert_true(sm_lane_thread(odd, 0, 17, t));
+	assert_true(wexec_lane_thread(odd, 0, 17, t));
 	assert_int_equal(t[0], 2);
 	assert_int_equal(t[1], 0);
 	assert_int_equal(t[2], 1);
-	assert_false(sm_lane_thread(odd, 0, 30, t));
-	assert_int_equal(sm_warp_mask(30, 0), 0x3fffffffu);
-	assert_int_equal(sm_warp_mask(64, 1), ALL);
-	assert_int_equal(sm_warp_mask(33, 1), 1);
-	assert_int_equal(sm_warp_mask(32, 1), 0);
+	assert_false(wexec_lane_thread(odd, 0, 30, t));
+	assert_int_equal(wexec_warp_mask(30, 0), 0x3fffffffu);
+	assert_int_equal(wexec_warp_mask(64, 1), ALL);
+	assert_int_equal(wexec_warp_mask(33, 1), 1);
+	assert_int_equal(wexec_warp_mask(32, 1), 0);
 }
 
 static void test_occupancy(void **state)

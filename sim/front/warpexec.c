@@ -1,0 +1,224 @@
+/*
+ * warpexec.c - one warp's walk through a workload body (contract in warpexec.h).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "warpexec.h"
+
+bool wexec_lane_thread(const uint32_t block[3], uint32_t warp, uint32_t lane, uint32_t tid[3])
+{
+	uint64_t t = (uint64_t)warp * WEXEC_LANES + lane;
+	uint64_t n = (uint64_t)block[0] * block[1] * block[2];
+
+	tid[0] = (uint32_t)(t % block[0]);
+	tid[1] = (uint32_t)(t / block[0] % block[1]);
+	tid[2] = (uint32_t)(t / ((uint64_t)block[0] * block[1]));
+	return t < n;
+}
+
+uint32_t wexec_warp_mask(uint64_t threads, uint32_t warp)
+{
+	uint64_t first = (uint64_t)warp * WEXEC_LANES;
+
+	if (first >= threads)
+		return 0;
+	if (threads - first >= WEXEC_LANES)
+		return 0xffffffffu;
+	return (uint32_t)((1ull << (threads - first)) - 1);
+}
+
+int64_t wexec_count(struct wexec *x, const struct workload_op *op, struct expr_ctx *ctx)
+{
+	int64_t n = expr_eval(op->count, x->vars, ctx);
+
+	if (ctx->error)
+		x->err_op = op;
+	return n;
+}
+
+/* Enters loops at the current position and leaves finished ones until the walk stands on an
+ * op that is not a loop, or at the end of the body. */
+static void settle(struct wexec *x, struct expr_ctx *ctx)
+{
+	for (;;) {
+		struct wexec_frame *fr = &x->stack[x->depth - 1];
+		const struct workload_op *op;
+		struct wexec_frame *nf;
+		int64_t n;
+
+		if (fr->pc == fr->n) {
+			if (x->depth == 1)
+				return;
+			if (++fr->iter < fr->count) {
+				fr->pc = 0;
+				x->vars[fr->slot] = fr->iter;
+				continue;
+			}
+			x->depth--;
+			x->stack[x->depth - 1].pc++;
+			continue;
+		}
+		op = &fr->ops[fr->pc];
+		if (op->kind != WORKLOAD_OP_LOOP)
+			return;
+		n = wexec_count(x, op, ctx);
+		if (ctx->error)
+			return;
+		if (n <= 0) {
+			fr->pc++;
+			continue;
+		}
+		SIM_ASSERT(x->depth <= WORKLOAD_MAX_DEPTH);
+		nf = &x->stack[x->depth++];
+		nf->ops = op->body;
+		nf->n = (uint32_t)op->nbody;
+		nf->pc = 0;
+		nf->count = n;
+		nf->iter = 0;
+		nf->slot = op->var_slot;
+		x->vars[nf->slot] = 0;
+	}
+}
+
+void wexec_start(struct wexec *x, const struct workload *w, uint64_t block, uint32_t warp,
+		 struct expr_ctx *ctx)
+{
+	uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+	uint32_t lane;
+
+	memset(x, 0, sizeof *x);
+	x->active = wexec_warp_mask(threads, warp);
+	for (lane = 0; lane < WEXEC_LANES; lane++)
+		wexec_lane_thread(w->block, warp, lane, x->tid[lane]);
+	x->vars[EXPR_BX] = (int64_t)(block % w->grid[0]);
+	x->vars[EXPR_BY] = (int64_t)(block / w->grid[0] % w->grid[1]);
+	x->vars[EXPR_BZ] = (int64_t)(block / ((uint64_t)w->grid[0] * w->grid[1]));
+	x->vars[EXPR_BDX] = w->block[0];
+	x->vars[EXPR_BDY] = w->block[1];
+	x->vars[EXPR_BDZ] = w->block[2];
+	x->vars[EXPR_GDX] = w->grid[0];
+	x->vars[EXPR_GDY] = w->grid[1];
+	x->vars[EXPR_GDZ] = w->grid[2];
+	x->stack[0].ops = w->body;
+	x->stack[0].n = (uint32_t)w->nbody;
+	x->stack[0].count = 1;
+	x->depth = 1;
+	settle(x, ctx);
+}
+
+const struct workload_op *wexec_op(const struct wexec *x)
+{
+	const struct wexec_frame *fr = &x->stack[x->depth - 1];
+
+	return fr->pc < fr->n ? &fr->ops[fr->pc] : NULL;
+}
+
+void wexec_next(struct wexec *x, struct expr_ctx *ctx)
+{
+	x->stack[x->depth - 1].pc++;
+	settle(x, ctx);
+}
+
+bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct workload_array *a,
+		 struct expr_ctx *ctx, addr_t *addr)
+{
+	uint32_t lane;
+
+	for (lane = 0; lane < WEXEC_LANES; lane++) {
+		int64_t idx;
+
+		if (!(x->active & (1u << lane)))
+			continue;
+		x->vars[EXPR_TX] = x->tid[lane][0];
+		x->vars[EXPR_TY] = x->tid[lane][1];
+		x->vars[EXPR_TZ] = x->tid[lane][2];
+		idx = expr_eval(op->index, x->vars, ctx);
+		if (ctx->error) {
+			x->err_op = op;
+			return false;
+		}
+		if (idx < 0 || (uint64_t)idx >= a->elems) {
+			snprintf(ctx->msg, sizeof ctx->msg, "index %lld is outside %s[0..%llu)",
+				 (long long)idx, a->name, (unsigned long long)a->elems);
+			ctx->error = true;
+			x->err_op = op;
+			return false;
+		}
+		addr[lane] = a->base + (uint64_t)idx * a->elem_bytes;
+	}
+	return true;
+}
+
+uint64_t *wexec_chase_order(uint64_t n, bool random, gsl_rng *rng)
+{
+	uint64_t *perm = xcalloc(n, sizeof *perm), *next = xcalloc(n, sizeof *next);
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = n - 1; random && i > 0; i--) {
+		uint64_t j = gsl_rng_uniform_int(rng, (unsigned long)i);
+		uint64_t t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (i = 0; i < n; i++)
+		next[perm[i]] = perm[(i + 1) % n];
+	free(perm);
+	return next;
+}
+
+static int chase_build(const struct workload *w, const struct workload_op *ops, size_t n,
+		       uint64_t **next, gsl_rng *rng, struct sim_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct workload_op *op = &ops[i];
+		const struct workload_array *a;
+
+		if (op->kind == WORKLOAD_OP_LOOP) {
+			if (chase_build(w, op->body, op->nbody, next, rng, err) != 0)
+				return -1;
+			continue;
+		}
+		if (op->kind != WORKLOAD_OP_CHASE || next[op->array] != NULL)
+			continue;
+		a = &w->arrays[op->array];
+		if (a->elems < 1 || a->elems > WEXEC_CHASE_MAX_ELEMS)
+			return sim_err_set(err, w->path, op->line, "chase: array %s has %llu "
+					   "elements; 1 .. 2^28 are possible", a->name,
+					   (unsigned long long)a->elems);
+		next[op->array] = wexec_chase_order(a->elems, op->order == WORKLOAD_CHASE_RANDOM,
+						    rng);
+	}
+	return 0;
+}
+
+uint64_t **wexec_chase_build(const struct workload *w, gsl_rng *rng, struct sim_err *err)
+{
+	uint64_t **next = xcalloc(w->narrays > 0 ? w->narrays : 1, sizeof *next);
+
+	if (chase_build(w, w->body, w->nbody, next, rng, err) != 0) {
+		wexec_chase_free(w, next);
+		return NULL;
+	}
+	return next;
+}
+
+void wexec_chase_free(const struct workload *w, uint64_t **next)
+{
+	size_t i;
+
+	if (next == NULL)
+		return;
+	for (i = 0; i < w->narrays; i++)
+		free(next[i]);
+	free(next);
+}

@@ -1,0 +1,88 @@
+/*
+ * warpexec.h - what one warp of a workload does, without timing: the op walk (loops entered and
+ * left, loop variables), the thread coordinates of its lanes, and the byte addresses of a
+ * memory op. The SM model (sm.c) and the timing-free analysis (gmsim analyze) both execute
+ * warps through it, so the two can never disagree about which addresses a kernel touches.
+ *
+ * Use: wexec_start for warp k of block b, then loop { op = wexec_op(x); if (op == NULL) done;
+ * act on op; wexec_next(x); }. wexec_op never returns a loop op: wexec_start and wexec_next
+ * enter loops (a trip count <= 0 skips the body) and leave them. Chase ops: see wexec_chase_*.
+ *
+ * Errors (a division by zero in a trip count, an index outside its array) set ctx->error and
+ * ctx->msg and x->err_op; the walk is then undefined and the caller reports the error.
+ */
+#ifndef SIM_WARPEXEC_H
+#define SIM_WARPEXEC_H
+
+#include <gsl/gsl_rng.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "expr.h"
+#include "types.h"
+#include "workload.h"
+
+#define WEXEC_LANES 32u
+
+struct wexec_frame {
+	const struct workload_op *ops;
+	uint32_t n, pc;
+	int64_t count, iter;
+	uint32_t slot;
+};
+
+struct wexec {
+	struct wexec_frame stack[WORKLOAD_MAX_DEPTH + 1];
+	uint32_t depth;
+	uint32_t active;                   /* bit i: lane i is a thread of the block */
+	int64_t vars[WORKLOAD_NVARS];
+	uint32_t tid[WEXEC_LANES][3];
+	const struct workload_op *err_op;  /* the op whose expression failed */
+};
+
+/* Thread (x, y, z) of lane `lane` of warp `warp` in a block of dims block[3]; false if that
+ * thread is beyond the block (an inactive lane of a partial warp). */
+bool wexec_lane_thread(const uint32_t block[3], uint32_t warp, uint32_t lane, uint32_t tid[3]);
+/* Active mask of warp `warp` of a block of `threads` threads. */
+uint32_t wexec_warp_mask(uint64_t threads, uint32_t warp);
+
+/* Warp `warp` (0-based in the block) of block number `block` (x fastest) at its first op. */
+void wexec_start(struct wexec *x, const struct workload *w, uint64_t block, uint32_t warp,
+		 struct expr_ctx *ctx);
+/* The op the warp is at (never a loop), or NULL when it has finished its body. */
+const struct workload_op *wexec_op(const struct wexec *x);
+/* Moves past the current op (entering and leaving loops). */
+void wexec_next(struct wexec *x, struct expr_ctx *ctx);
+/*
+ * Byte addresses of a load/store/shared op for the active lanes into addr[] (inactive lanes
+ * untouched); a is the op's array (global or shared). False with ctx->error set on an
+ * evaluation error or an index outside the array.
+ */
+bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct workload_array *a,
+		 struct expr_ctx *ctx, addr_t *addr);
+/* The op's trip count (loop) or load count (chase) in the warp's current variables. */
+int64_t wexec_count(struct wexec *x, const struct workload_op *op, struct expr_ctx *ctx);
+
+/*
+ * Pointer chase orders: for an array of n elements, next[i] is the node after i, one cycle
+ * through all n nodes: Sattolo's shuffle drawn from rng (random) or i -> i + 1 (sequential).
+ * Returns a malloc'd array; n must be >= 1.
+ */
+uint64_t *wexec_chase_order(uint64_t n, bool random, gsl_rng *rng);
+/* Largest array a chase may walk (its order is n 8-byte words). */
+#define WEXEC_CHASE_MAX_ELEMS (1ull << 28)
+/*
+ * next[a] for every global array a that some chase op walks (NULL for the others), built in op
+ * order from rng: the same rng state gives the same orders in sm.c and gmsim analyze. Returns
+ * a malloc'd array of w->narrays pointers (free with wexec_chase_free), or NULL with err filled
+ * if a chased array is empty or larger than WEXEC_CHASE_MAX_ELEMS.
+ */
+uint64_t **wexec_chase_build(const struct workload *w, gsl_rng *rng, struct sim_err *err);
+void wexec_chase_free(const struct workload *w, uint64_t **next);
+/* The node a chase of global warp number gid starts at. */
+static inline uint64_t wexec_chase_start(uint64_t gid, const struct workload_array *a)
+{
+	return gid % a->elems;
+}
+
+#endif /* SIM_WARPEXEC_H */
