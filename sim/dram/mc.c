@@ -123,6 +123,7 @@ struct ent {
 	cycle_t arrival;
 	cycle_t not_before;   /* a write after its read-modify-write read: the read's data */
 	cycle_t done;         /* data end of the latest burst issued for it */
+	cycle_t issued;       /* its own column command (RD/WR) */
 	uint32_t bank;        /* flat bank index in its pseudo-channel */
 	uint8_t pre_ops;      /* PRE_RMW | PRE_ECC still to issue */
 	bool internal;        /* an ECC write-back: not the requester's */
@@ -177,6 +178,7 @@ struct mc_stats {
 	uint64_t refreshes, refresh_bank_cycles, refresh_forced;
 	uint64_t ecc_reads, ecc_writes, rmw_reads, ecc_hits, ecc_misses;
 	uint64_t drains, cap_preempts;
+	uint64_t read_wait_cycles, read_service_cycles;
 	struct stat_level rq, wq;
 };
 
@@ -276,6 +278,8 @@ static void register_stats(struct mc *m, struct stats *st, const char *prefix)
 		C(ecc_misses, "inline ECC: ECC cache misses"),
 		C(drains, "write drains started at the high watermark"),
 		C(cap_preempts, "row closed by the row-hit cap"),
+		C(read_wait_cycles, "reads, summed: arrival to their RD command (queueing, PRE, ACT)"),
+		C(read_service_cycles, "reads, summed: RD command to the end of the data (CL + burst)"),
 #undef C
 	};
 	char name[256];
@@ -536,8 +540,11 @@ static void complete(struct mc *m, struct fifo *f, cycle_t now)
 		if (!e->internal) {
 			if (e->a.is_write)
 				m->st.writes++;
-			else
+			else {
 				m->st.reads++;
+				m->st.read_wait_cycles += e->issued - e->arrival;
+				m->st.read_service_cycles += e->done - e->issued;
+			}
 			if (m->done_fn != NULL)
 				m->done_fn(m->done_ctx, &e->a, e->arrival, e->done);
 		}
@@ -857,6 +864,7 @@ static void issue(struct mc *m, const struct mc_cand *c, cycle_t now)
 	if (e->internal)
 		m->st.ecc_writes++;
 	waterfall_burst(m, q, e, e->a.is_write, done - m->s->burst_cycles, !e->internal);
+	e->issued = now;
 	if (done > e->done)
 		e->done = done;
 	/* Out of the bank queue, into the completion FIFO. */

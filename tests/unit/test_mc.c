@@ -492,6 +492,9 @@ static void test_latency_gddr6(void **state)
 	assert_int_equal(stat(e, 0, "row_hits"), 1);
 	assert_int_equal(stat(e, 0, "row_misses"), 1);
 	assert_int_equal(stat(e, 0, "row_conflicts"), 1);
+	/* Arrival to RD: 38 - 10, 101 - 100, 255 - 200; RD to data end: CL + burst each. */
+	assert_int_equal(stat(e, 0, "read_wait_cycles"), 28 + 1 + 55);
+	assert_int_equal(stat(e, 0, "read_service_cycles"), 3 * (24 + 2));
 }
 
 /* A conflict right behind the access that opened the row: tRAS holds the PRE, tRP and tRC the
