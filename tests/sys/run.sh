@@ -11,10 +11,12 @@
 #     (efficiency 1/3: 3 lines and 12 sectors per warp) vs SoA (1.0), a random gather (far
 #     below 1); the STREAM triad is DRAM-bound;
 #   - blur with a shared tile makes fewer L2 accesses than the untiled blur (its L1 hit rate is
-#     lower, not higher: its global loads are nearly all first touches);
+#     lower, not higher: the re-reads go to shared memory); the untiled blur at w = 1024, a pitch
+#     of 4 KB + 8 B, puts a block's rows in 2 of the 16 KB L1's 32 linear sets and thrashes, and
+#     keeps its reuse with one set of the same size (workloads/README.md);
 #   - a bad -p name is a user error naming the parameter; two runs give the same statistics.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 20
+plan 21
 C=configs/test/small-gpu.cfg
 
 jget() {
@@ -94,11 +96,23 @@ run_gmsim run -c $C -w workloads/stream_triad.wl --stats-json "$tap_tmp/tr.json"
 set -- $rc $(jget "$tap_tmp/tr.json" dram.achieved_gbps dram.peak_gbps)
 expect_num "stream triad: $2 GB/s of the $3 GB/s DRAM peak" "$1 == 0 && $2 >= 0.5 * $3 && $2 <= $3"
 
-# Blur, 256 x 64: the tile cuts global loads (5120 -> 2560 warp loads) and L2 accesses.
+# Blur, 256 x 64: the tile cuts global loads (5120 -> 2560 warp loads) and L2 accesses. The L2
+# saving is there because 64 warps thrash the 16 KB 4-way L1 on the plain blur (hit rate 0.59,
+# bound 0.80); with one set (-o l1.cache.assoc=128) both fetch about the same (README).
 run_gmsim run -c $C -w workloads/blur.wl --stats-json "$tap_tmp/bl.json"
 run_gmsim run -c $C -w workloads/blur_tiled.wl --stats-json "$tap_tmp/bt.json"
 set -- $(jget "$tap_tmp/bl.json" l2.accesses l1.hit_rate) $(jget "$tap_tmp/bt.json" l2.accesses l1.hit_rate)
 expect_num "tiled blur: fewer L2 accesses ($3 vs $1; L1 hit rate $4 vs $2)" "$3 > 0 && $3 < $1"
+# The untiled blur at w = 1024: its hit-rate bound is 0.80 (141 load line requests over 20
+# lines per block, 8 store misses); 4-way linear sets thrash (about 0.04), one set keeps ~0.76.
+run_gmsim run -c $C -w workloads/blur.wl -p w=1024 -p h=16 -o l1.cache.index=linear \
+	--stats-json "$tap_tmp/ba.json"
+run_gmsim run -c $C -w workloads/blur.wl -p w=1024 -p h=16 -o l1.cache.assoc=128 \
+	--stats-json "$tap_tmp/bf.json"
+set -- $(jget "$tap_tmp/ba.json" l1.hit_rate l1.stall_no_line) \
+	$(jget "$tap_tmp/bf.json" l1.hit_rate l1.stall_no_line)
+expect_num "blur w=1024: set aliasing, L1 hit rate $1 ($2 no-line stall cycles) vs $3 in one set" \
+	"$1 < 0.2 && $2 > 0 && $3 > 0.7 && $3 <= 0.8 && $4 == 0"
 
 run_gmsim run -c $C -w workloads/stride.wl -p bogus=3
 expect_eq "bad -p: exit 1 with the loader's message" "1 bogus: unknown parameter" \
