@@ -61,6 +61,22 @@ static void print_hierarchy(const struct gpu_params *p, const struct dram_spec *
 	sim_destroy(s);
 }
 
+/* The fixed-latency memory (memory.model = "fixed"): its latency and peak rate; the cache and
+ * DRAM groups are checked but build nothing. Lines are the coalescer's 128 B. */
+static void print_fixed_memory(const struct gpu_params *p)
+{
+	double core = 1e6 / (double)clock_period_from_mhz(p->clock.core_mhz) / 1e3; /* GHz */
+	double per_sm = p->memory.requests_per_cycle * 128.0 * core;
+
+	printf("memory: fixed latency, %u core cycles (%.1f ns) from a line request accepted to "
+	       "its reply, %u as the SM sees it (one link cycle each way)\n",
+	       p->memory.latency_cycles, p->memory.latency_cycles / core,
+	       p->memory.latency_cycles + 2);
+	printf("  %u line request%s per core cycle per SM: peak %.1f GB/s per SM of 128 B lines, "
+	       "%.0f in all; no cache or DRAM is simulated\n", p->memory.requests_per_cycle,
+	       p->memory.requests_per_cycle == 1 ? "" : "s", per_sm, per_sm * p->gpu.sms);
+}
+
 static const char usage[] =
 	"Usage: gmsim config show  [-c FILE] [-o group.key=value ...]\n"
 	"       gmsim config check [-c FILE] [-o group.key=value ...]\n"
@@ -163,7 +179,9 @@ int cmd_config(int argc, char **argv)
 		printf("gpu: %s\n", p.gpu.name);
 		printf("config hash: 0x%016" PRIx64 "\n", cfg_hash(&gpu_schema, &p));
 		print_clocks(&p);
-		{
+		if (p.memory.model == GPU_MEM_FIXED) {
+			print_fixed_memory(&p);
+		} else {
 			struct dram_spec spec;
 
 			if (gpu_dram_spec(&p, &spec, &err) == 0) {

@@ -40,6 +40,30 @@ static const struct cfg_field clock_fields[] = {
 	CFG_F64_FIELD(struct clock_params, l2_mhz, 1.0, 10000.0, NULL, "L2 slice clock, MHz"),
 };
 
+const char *const gpu_mem_model_names[] = {
+#define GPU_MEM_NAME(e, s) s,
+	GPU_MEM_MODELS(GPU_MEM_NAME)
+#undef GPU_MEM_NAME
+	NULL
+};
+
+/* Default latency 400 core cycles: of the order of a loaded DRAM access on the default config
+ * (its unloaded DRAM row miss is 211). Up to 10^6 cycles (0.7 ms at 1.4 GHz); up to 64 requests
+ * per cycle (8 KB per cycle, beyond the L1 bandwidth of any SM). */
+static const struct cfg_field memory_fields[] = {
+	CFG_ENUM_FIELD(struct memory_params, model, gpu_mem_model_names, "\"hierarchy\"",
+		       "hierarchy: the L1s, crossbar, L2 slices, controllers and DRAM of the groups "
+		       "below; fixed: one fixed-latency memory per SM (the two keys below), the "
+		       "groups below are checked but build nothing"),
+	CFG_U32_FIELD(struct memory_params, latency_cycles, 1, 1000000, "400",
+		      "fixed model: core cycles from a line request accepted to its reply pushed; "
+		      "an SM sees an unqueued reply latency + 2 cycles after its push (one link "
+		      "cycle each way)"),
+	CFG_U32_FIELD(struct memory_params, requests_per_cycle, 1, 64, "1",
+		      "fixed model: line requests, loads and stores alike, each SM's memory accepts "
+		      "per core cycle (a bandwidth of this x 128 B x the core clock per SM)"),
+};
+
 #define GROUP(name_, desc_, fields_, member_)                                        \
 	{ name_, desc_, fields_, sizeof fields_ / sizeof fields_[0],                 \
 	  offsetof(struct gpu_params, member_) }
@@ -56,6 +80,9 @@ static const struct cfg_group groups[] = {
 		       "picoseconds; `gmsim config check` prints the rounding. The DRAM clock "
 		       "derives from `dram.data_rate_gbps`.",
 	      clock_fields, clock),
+	GROUP("memory", "What answers the SMs' line requests: the cache hierarchy and DRAM of the "
+			"groups below, or a fixed-latency memory for tests and studies of the front "
+			"end.", memory_fields, memory),
 	GROUP_N("dram", "The DRAM: standard, data rate and organisation. Zero means the "
 			"standard's value.", dram_fields, DRAM_NFIELDS, dram),
 	GROUP_N("dram.timing", "Overrides of the standard's timing set, each in DRAM clock "

@@ -43,10 +43,33 @@ struct clock_params {
 
 enum gpu_clock_domain { GPU_CLK_CORE, GPU_CLK_XBAR, GPU_CLK_L2, GPU_CLK_DRAM, GPU_CLK_COUNT };
 
+/* memory: what answers the SMs' line requests (names are the config values). */
+#define GPU_MEM_MODELS(X)               \
+	X(HIERARCHY, "hierarchy")       \
+	X(FIXED, "fixed")
+
+enum gpu_mem_model {
+#define GPU_MEM_ENUM(e, s) GPU_MEM_##e,
+	GPU_MEM_MODELS(GPU_MEM_ENUM)
+#undef GPU_MEM_ENUM
+	GPU_MEM_MODEL_COUNT
+};
+/* NULL-terminated, in enum order. */
+extern const char *const gpu_mem_model_names[];
+
+/* hierarchy: the units of the groups l1 .. l2.hash and the DRAM; fixed: one fixedmem per SM
+ * (sim/mem/fixedmem.h) with the two keys below, and none of the hierarchy's units. */
+struct memory_params {
+	uint32_t model;              /* enum gpu_mem_model */
+	uint32_t latency_cycles;     /* fixed: struct fixedmem_params */
+	uint32_t requests_per_cycle; /* fixed: struct fixedmem_params */
+};
+
 struct gpu_params {
 	struct gpu_desc_params gpu;
 	struct sim_params sim;
 	struct clock_params clock;
+	struct memory_params memory;
 	struct dram_params dram;
 	struct dram_timing_params dram_timing;
 	struct addrmap_params dram_map;

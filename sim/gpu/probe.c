@@ -304,6 +304,9 @@ int probe_unloaded(struct sim *s, struct probe_unloaded *u, struct sim_err *err)
 	struct single *sg;
 	uint32_t i;
 
+	if (sim_mem_model(s) != GPU_MEM_HIERARCHY)
+		return sim_err_set(err, NULL, 0, "probe: unloaded latencies need the cache hierarchy "
+				   "(memory.model = \"hierarchy\")");
 	if (sim_sms(s) < 2)
 		return sim_err_set(err, NULL, 0, "probe: unloaded latencies need two SMs");
 	sg = xcalloc(1, sizeof *sg);

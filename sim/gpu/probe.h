@@ -55,7 +55,8 @@ int probe_run(struct sim *s, const struct probe_opts *o, struct probe_result *r,
 struct probe_unloaded {
 	double l1_hit, l2_hit, dram_row_hit, dram_row_miss;
 };
-/* Needs at least 2 SMs and a fresh sim, which must not be run afterwards (destroy it).
+/* Needs the hierarchy (memory.model = "hierarchy": the four levels do not exist in the fixed
+ * model), at least 2 SMs and a fresh sim, which must not be run afterwards (destroy it).
  * Returns 0, or -1 with err filled. */
 int probe_unloaded(struct sim *s, struct probe_unloaded *u, struct sim_err *err);
 

@@ -10,6 +10,12 @@
  *   L2[s] -> mc[ch]: mc_try_enqueue; mc done -> l2_dram_done(l2_access_owner(a))
  * Slices: dram.channels x gpu.l2_slices_per_channel, chosen by the slice hash.
  *
+ * memory.model = "fixed" builds instead, per SM, one fixedmem (sim/mem/fixedmem.h) on the core
+ * clock between sm_in[i] and sm_resp[i], and no L1, crossbar, L2, controller or l1_fill/l2_in
+ * link (their pointers stay NULL and every loop below skips them). The clocks are the same, the
+ * whole config is still checked, and the l1.* and l2.* totals exist (zero) so that reports and
+ * scripts find them; mem.* sums the fixedmem counters.
+ *
  * Not modelled yet: the SM front end (warps, coalescer, shared memory) - a driver such as
  * probe.c pushes line requests; the watchdog; far/near L2 partitions.
  */
@@ -20,6 +26,7 @@
 
 #include "clock.h"
 #include "eventq.h"
+#include "fixedmem.h"
 #include "l1.h"
 #include "l2.h"
 #include "link.h"
@@ -43,6 +50,11 @@ struct level_totals {
 	double hit_rate;
 };
 
+/* Sums over the fixedmem instances, under "mem." (fixed model only). */
+struct mem_totals {
+	uint64_t requests, loads, stores, replies, queue_cycles, stall_cycles;
+};
+
 struct sim {
 	struct gpu_params p;
 	struct eventq *q;
@@ -57,8 +69,10 @@ struct sim {
 	struct xbar *xbar;
 	struct l2 **l2;
 	struct l1 **l1;
+	struct fixedmem **fm;   /* fixed model: one per SM; NULL for the hierarchy */
 	struct link **sm_in, **sm_resp, **l1_fill, **l2_in;
 	struct level_totals t1, t2;
+	struct mem_totals tm;
 };
 
 static void mc_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle_t done)
@@ -99,9 +113,48 @@ static void register_totals(struct sim *s)
 	}
 }
 
+static void register_mem_totals(struct sim *s)
+{
+	static const struct stats_counter_def defs[] = {
+#define C(f, d) STATS_COUNTER_DEF(struct mem_totals, f, d)
+		C(requests, "line requests the fixed-latency memory accepted, all SMs"),
+		C(loads, "loads accepted"),
+		C(stores, "stores accepted"),
+		C(replies, "replies pushed to the SMs (loads and store acks)"),
+		C(queue_cycles, "cycles requests waited for memory.requests_per_cycle, summed"),
+		C(stall_cycles, "cycles due replies waited for room on the SMs' reply links"),
+#undef C
+	};
+
+	stats_counters(s->st, "mem", &s->tm, defs, sizeof defs / sizeof defs[0]);
+}
+
+/* The fixed model: one fixedmem per SM between its two links. */
+static void create_fixed(struct sim *s, const struct fixedmem_params *fp)
+{
+	uint32_t i;
+	char name[64];
+
+	register_mem_totals(s);
+	s->fm = xcalloc(s->nsm, sizeof *s->fm);
+	s->sm_in = xcalloc(s->nsm, sizeof *s->sm_in);
+	s->sm_resp = xcalloc(s->nsm, sizeof *s->sm_resp);
+	for (i = 0; i < s->nsm; i++) {
+		struct clock *core = s->clk[GPU_CLK_CORE];
+
+		snprintf(name, sizeof name, "sm%u.in", i);
+		s->sm_in[i] = link_create(name, SIM_PORT_DEPTH, 1, core, NULL);
+		snprintf(name, sizeof name, "sm%u.resp", i);
+		s->sm_resp[i] = link_create(name, SIM_PORT_DEPTH, 1, core, NULL);
+		snprintf(name, sizeof name, "sm%u.mem", i);
+		s->fm[i] = fixedmem_create(fp, i, core, s->sm_in[i], s->sm_resp[i], s->st, name);
+	}
+}
+
 struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 {
 	struct sim *s = xcalloc(1, sizeof *s);
+	struct fixedmem_params fp = { p->memory.latency_cycles, p->memory.requests_per_cycle };
 	struct addrmap_geom g;
 	uint32_t i;
 	char name[64];
@@ -124,6 +177,8 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 	if (slice_hash_init(&s->hash, &p->l2_hash, s->nslices, "l2.hash", err) != 0 ||
 	    l1_params_check(&p->l1, "l1", err) != 0 || l2_params_check(&p->l2, "l2", err) != 0)
 		goto fail;
+	if (p->memory.model == GPU_MEM_FIXED && fixedmem_params_check(&fp, "memory", err) != 0)
+		goto fail;
 
 	s->q = eventq_create();
 	for (i = 0; i < GPU_CLK_COUNT; i++) {
@@ -135,6 +190,11 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 	s->pool = req_pool_create(1024);
 	s->st = stats_create();
 	register_totals(s);
+	if (p->memory.model == GPU_MEM_FIXED) {
+		s->nslices = 0; /* no L2 slice exists */
+		create_fixed(s, &fp);
+		return s;
+	}
 
 	s->mcs = xcalloc(s->spec.channels, sizeof *s->mcs);
 	for (i = 0; i < s->spec.channels; i++) {
@@ -186,17 +246,21 @@ void sim_destroy(struct sim *s)
 	if (s == NULL)
 		return;
 	for (i = 0; i < s->nsm; i++) {
-		l1_destroy(s->l1[i]);
+		if (s->fm != NULL)
+			fixedmem_destroy(s->fm[i]);
+		if (s->l1 != NULL) {
+			l1_destroy(s->l1[i]);
+			link_destroy(s->l1_fill[i]);
+		}
 		link_destroy(s->sm_in[i]);
 		link_destroy(s->sm_resp[i]);
-		link_destroy(s->l1_fill[i]);
 	}
 	for (i = 0; i < s->nslices; i++) {
 		l2_destroy(s->l2[i]);
 		link_destroy(s->l2_in[i]);
 	}
 	xbar_destroy(s->xbar);
-	for (i = 0; i < s->spec.channels; i++)
+	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++)
 		mc_destroy(s->mcs[i]);
 	for (i = 0; i < GPU_CLK_COUNT; i++)
 		clock_destroy(s->clk[i]);
@@ -204,6 +268,7 @@ void sim_destroy(struct sim *s)
 	req_pool_destroy(s->pool);
 	stats_destroy(s->st);
 	free(s->l1);
+	free(s->fm);
 	free(s->sm_in);
 	free(s->sm_resp);
 	free(s->l1_fill);
@@ -250,17 +315,24 @@ struct link *sim_sm_resp(struct sim *s, uint32_t sm)
 	return s->sm_resp[sm];
 }
 
+enum gpu_mem_model sim_mem_model(const struct sim *s)
+{
+	return (enum gpu_mem_model)s->p.memory.model;
+}
+
 bool sim_is_idle(const struct sim *s)
 {
 	uint32_t i;
 
 	for (i = 0; i < s->nsm; i++)
-		if (!l1_is_idle(s->l1[i]))
+		if ((s->l1 != NULL && !l1_is_idle(s->l1[i])) ||
+		    (s->fm != NULL && !fixedmem_is_idle(s->fm[i])))
 			return false;
 	for (i = 0; i < s->nslices; i++)
 		if (!l2_is_idle(s->l2[i]))
 			return false;
-	return xbar_pending(s->xbar) == 0 && req_pool_in_flight(s->pool) == 0;
+	return (s->xbar == NULL || xbar_pending(s->xbar) == 0) &&
+	       req_pool_in_flight(s->pool) == 0;
 }
 
 #define ADD_LEVEL(t, x)                                                                   \
@@ -290,8 +362,19 @@ void sim_totals(struct sim *s)
 
 	memset(&s->t1, 0, sizeof s->t1);
 	memset(&s->t2, 0, sizeof s->t2);
-	for (i = 0; i < s->nsm; i++)
+	memset(&s->tm, 0, sizeof s->tm);
+	for (i = 0; s->l1 != NULL && i < s->nsm; i++)
 		ADD_LEVEL(&s->t1, l1_stats(s->l1[i]));
+	for (i = 0; s->fm != NULL && i < s->nsm; i++) {
+		const struct fixedmem_stats *m = fixedmem_stats(s->fm[i]);
+
+		s->tm.requests += m->requests;
+		s->tm.loads += m->loads;
+		s->tm.stores += m->stores;
+		s->tm.replies += m->replies;
+		s->tm.queue_cycles += m->queue_cycles;
+		s->tm.stall_cycles += m->stall_cycles;
+	}
 	for (i = 0; i < s->nslices; i++) {
 		ADD_LEVEL(&s->t2, l2_stats(s->l2[i]));
 		s->t2.writebacks += l2_stats(s->l2[i])->writebacks;
@@ -305,11 +388,16 @@ void sim_dump(const struct sim *s, FILE *out)
 {
 	uint32_t i;
 
-	for (i = 0; i < s->nsm; i++)
-		l1_dump(s->l1[i], out);
-	xbar_dump(s->xbar, out);
+	for (i = 0; i < s->nsm; i++) {
+		if (s->fm != NULL)
+			fixedmem_dump(s->fm[i], out);
+		if (s->l1 != NULL)
+			l1_dump(s->l1[i], out);
+	}
+	if (s->xbar != NULL)
+		xbar_dump(s->xbar, out);
 	for (i = 0; i < s->nslices; i++)
 		l2_dump(s->l2[i], out);
-	for (i = 0; i < s->spec.channels; i++)
+	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++)
 		mc_dump(s->mcs[i], out);
 }

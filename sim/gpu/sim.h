@@ -9,6 +9,11 @@
  * DRAM address map (dram.map). Whoever drives the SMs (the front end, or a probe) pushes line
  * requests (struct mem_req from sim_pool) into sim_sm_in and pops replies from sim_sm_resp;
  * it owns a request again when it pops its reply and must req_free it.
+ *
+ * With memory.model = "fixed" the same two links per SM end in a fixed-latency memory
+ * (sim/mem/fixedmem.h) instead of the L1, and none of the units above exists:
+ *
+ *   SM i --sm_in[i]--> fixedmem[i] --(memory.latency_cycles later)--sm_resp[i]--> SM i
  */
 #ifndef SIM_SIM_H
 #define SIM_SIM_H
@@ -39,9 +44,12 @@ uint32_t sim_sms(const struct sim *s);
 struct link *sim_sm_in(struct sim *s, uint32_t sm);
 /* The link SM sm's replies arrive on (core clock); set its consumer with link_set_consumer. */
 struct link *sim_sm_resp(struct sim *s, uint32_t sm);
+/* The memory model the sim was built with (memory.model). */
+enum gpu_mem_model sim_mem_model(const struct sim *s);
 /* True when no request is anywhere in the hierarchy (refresh aside). */
 bool sim_is_idle(const struct sim *s);
-/* Fills the aggregate statistics (l1.*, l2.*, dram.*) from the units'; call before dumping. */
+/* Fills the aggregate statistics (l1.*, l2.*, and mem.* with the fixed model) from the units';
+ * call before dumping. */
 void sim_totals(struct sim *s);
 /* Every unit's queues, for the watchdog and panics. */
 void sim_dump(const struct sim *s, FILE *out);
