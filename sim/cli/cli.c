@@ -12,10 +12,13 @@
 
 #include "cli.h"
 #include "log.h"
+#include "workload.h"
 
 const struct cli_cmd cli_cmds[] = {
 	{ "config", "show, check or document a configuration", cmd_config },
 	{ "run", "simulate a workload on the GPU of a config", cmd_run },
+	{ "analyze", "coalescing and reuse-distance analysis of a workload, no timing",
+	  cmd_analyze },
 	{ "dram", "simulate the DRAM subsystem alone on a trace or pattern", cmd_dram },
 	{ "probe", "drive the whole memory hierarchy with a pointer chase or a stream", cmd_probe },
 	{ NULL, NULL, NULL },
@@ -80,5 +83,69 @@ int cli_write_stats(const struct stats *st, const char *path, enum stats_format 
 	stats_dump(st, f, fmt, &h, 0);
 	if (fclose(f) != 0)
 		return sim_err_set(err, path, 0, "cannot write: %s", strerror(errno));
+	return 0;
+}
+
+bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'c':
+		o->co.path = arg;
+		return true;
+	case 'o':
+		cli_config_opts_add_override(&o->co, arg);
+		return true;
+	case 'w':
+		o->workload = arg;
+		return true;
+	case 'p':
+		o->params = xreallocarray(o->params, o->nparams + 1, sizeof *o->params);
+		o->params[o->nparams++] = arg;
+		return true;
+	case CLI_OPT_JSON:
+		o->json = arg;
+		return true;
+	case CLI_OPT_CSV:
+		o->csv = arg;
+		return true;
+	default:
+		return false;
+	}
+}
+
+void cli_wl_opts_free(struct cli_wl_opts *o)
+{
+	cli_config_opts_free(&o->co);
+	free(o->params);
+	o->params = NULL;
+	o->nparams = 0;
+}
+
+int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct workload **w,
+		struct sim_err *err)
+{
+	const char *path = o->workload != NULL ? o->workload : CLI_DEFAULT_WORKLOAD;
+
+	*w = NULL;
+	if (cli_load_params(&o->co, p, err) != 0)
+		return -1;
+	*w = workload_load(path, o->params, o->nparams, err);
+	if (*w == NULL) {
+		if (o->workload == NULL && err->line == 0 && strstr(err->msg, "cannot") != NULL)
+			sim_err_set(err, path, 0, "%s (the default workload, relative to the "
+				    "current directory; give -w FILE)", err->msg);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_wl_write_stats(const struct cli_wl_opts *o, const struct stats *st,
+		       const struct gpu_params *p, double host_seconds, struct sim_err *err)
+{
+	if (o->json != NULL &&
+	    cli_write_stats(st, o->json, STATS_JSON, p, host_seconds, err) != 0)
+		return -1;
+	if (o->csv != NULL && cli_write_stats(st, o->csv, STATS_CSV, p, host_seconds, err) != 0)
+		return -1;
 	return 0;
 }

@@ -8,13 +8,17 @@
 #ifndef SIM_CLI_H
 #define SIM_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "params.h"
 #include "stats.h"
 
 /* The config used when -c is not given, relative to the current directory. */
 #define CLI_DEFAULT_CONFIG "configs/default.cfg"
+/* The workload `gmsim run` and `gmsim analyze` use when -w is not given. */
+#define CLI_DEFAULT_WORKLOAD "workloads/stream_copy.wl"
 
 struct cli_cmd {
 	const char *name;
@@ -25,6 +29,7 @@ struct cli_cmd {
 /* The table main.c dispatches from; NULL-terminated. Lists only working subcommands. */
 extern const struct cli_cmd cli_cmds[];
 
+int cmd_analyze(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_dram(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
@@ -50,5 +55,52 @@ void cli_config_opts_add_override(struct cli_config_opts *o, const char *kv);
 void cli_config_opts_free(struct cli_config_opts *o);
 /* Loads and checks the config the options name. Returns 0, or -1 with err filled. */
 int cli_load_params(const struct cli_config_opts *o, struct gpu_params *p, struct sim_err *err);
+
+/*
+ * The options of the subcommands that take a workload (run, analyze): -c, -o, -w, -p,
+ * --stats-json, --stats-csv. A subcommand lists CLI_WL_LONGOPTS in its option table and
+ * CLI_WL_SHORTOPTS in its short option string, hands every option to cli_wl_opt first, and
+ * numbers its own long-only options from CLI_OPT_FREE.
+ */
+enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_FREE };
+#define CLI_WL_SHORTOPTS "c:o:w:p:"
+#define CLI_WL_LONGOPTS                                            \
+	{ "config", required_argument, NULL, 'c' },                \
+	{ "set", required_argument, NULL, 'o' },                   \
+	{ "workload", required_argument, NULL, 'w' },              \
+	{ "param", required_argument, NULL, 'p' },                 \
+	{ "stats-json", required_argument, NULL, CLI_OPT_JSON },   \
+	{ "stats-csv", required_argument, NULL, CLI_OPT_CSV }
+/* The usage lines of those options. */
+#define CLI_WL_USAGE                                                                  \
+	"  -w, --workload FILE     workload (.wl; default " CLI_DEFAULT_WORKLOAD ")\n"  \
+	"  -p, --param NAME=VALUE  override a workload parameter; repeatable\n"         \
+	"  -c, --config FILE       configuration (default " CLI_DEFAULT_CONFIG ")\n"    \
+	"  -o, --set group.key=VAL override one config key; repeatable\n"               \
+	"  --stats-json FILE       every statistic as JSON\n"                           \
+	"  --stats-csv FILE        every statistic as CSV\n"
+
+struct workload;
+
+struct cli_wl_opts {
+	struct cli_config_opts co;
+	const char *workload;          /* NULL: CLI_DEFAULT_WORKLOAD */
+	const char **params;
+	size_t nparams;
+	const char *json, *csv;
+};
+/* Takes option ch (with its argument) if it is one of the above; false otherwise. */
+bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg);
+void cli_wl_opts_free(struct cli_wl_opts *o);
+/* Loads the config and the workload. Returns 0, or -1 with err filled. */
+int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct workload **w,
+		struct sim_err *err);
+/* Per-SM L1 and total L2 (slices x slice) capacity of config p, in bytes. Returns 0, or -1
+ * with err filled (the DRAM part of p does not resolve). */
+int cli_cache_capacities(const struct gpu_params *p, uint64_t *l1, uint64_t *l2,
+			 struct sim_err *err);
+/* Writes --stats-json and --stats-csv if given. Returns 0, or -1 with err filled. */
+int cli_wl_write_stats(const struct cli_wl_opts *o, const struct stats *st,
+		       const struct gpu_params *p, double host_seconds, struct sim_err *err);
 
 #endif /* SIM_CLI_H */

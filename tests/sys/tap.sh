@@ -4,6 +4,8 @@
 #   ok COND NAME      one test point (COND is a shell command)
 #   run_gmsim ARGS    runs $GMSIM with ARGS from the source tree; sets $out, $err, $rc
 #   expect_eq NAME EXPECTED ACTUAL   one test point; shows a diff on failure
+#   expect_num NAME AWK-CONDITION    one test point: an awk condition (abs() available)
+#   jget FILE NAME... prints each dotted statistic of a --stats-json file ("missing" if absent)
 #   done_testing      exits non-zero if any point failed
 # $GMSIM and $GMSIM_SRCDIR come from the Makefile's AM_TESTS_ENVIRONMENT.
 
@@ -52,3 +54,21 @@ expect_match() {
 }
 
 done_testing() { [ "$tap_failed" -eq 0 ]; exit $?; }
+
+expect_num() {
+	if awk "function abs(x) { return x < 0 ? -x : x } BEGIN { exit !($2) }"; then
+		pass "$1"
+	else
+		fail "$1" "false: $2"
+	fi
+}
+
+jget() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for name in sys.argv[2:]:
+	v = d
+	for k in name.split("."):
+		v = v.get(k, {}) if isinstance(v, dict) else {}
+	print(v if isinstance(v, (int, float)) and not isinstance(v, bool) else "missing")' "$@"
+}

@@ -1,0 +1,695 @@
+/*
+ * analyze.c - functional execution of a workload into coalescing and reuse statistics
+ * (contract and the order of the stream in analyze.h).
+ *
+ * Memory: the warps of every resident block are allocated once (slots x warps per block); the
+ * per-instruction path allocates nothing (the reuse engines grow amortised).
+ */
+#include "config.h"
+
+#include <gsl/gsl_rng.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "coalescer.h"
+#include "reuse.h"
+#include "stats.h"
+#include "warpexec.h"
+#include "workload.h"
+
+/* Per memory op of the body. */
+struct op_rec {
+	const struct workload_op *op;
+	uint32_t id;
+	struct coal_stats c;
+	double efficiency, used_sector, used_line;
+};
+
+/* Accesses a level buffers for reuse_access_many (which prefetches across them). */
+#define LEVEL_BATCH 4096
+
+/* One reuse engine with its statistics. */
+struct level {
+	const char *name;              /* "sector", "line" */
+	struct reuse *r;
+	uint64_t batch[LEVEL_BATCH];
+	size_t nbatch;
+	uint64_t accesses, cold, distinct;
+	uint64_t hist[REUSE_HIST_BUCKETS];
+	size_t nhist;
+	double *hit_rates;             /* per capacity */
+};
+
+struct awarp {
+	struct wexec x;
+	bool finished, at_barrier;
+	int64_t chase_left;
+	uint64_t chase_node, gid;
+};
+
+struct aslot {
+	bool live;
+	uint32_t sm;
+	uint32_t running, arrived;
+	struct awarp *warps;
+};
+
+struct analysis {
+	const struct workload *w;
+	struct analyze_params p;
+	uint64_t *caps;
+	struct coal_params cp;
+	struct coalescer *coal;
+	struct expr_ctx ectx;
+	gsl_rng *rng;
+	uint64_t **chase_next;
+	struct op_rec *ops;
+	size_t nops;
+	struct level sector, line;
+	/* predictions */
+	struct reuse **l1;             /* per SM */
+	struct reuse *l2;
+	uint64_t l1_cap, l2_cap;       /* sectors */
+	uint64_t l1_acc, l1_hits, l2_acc, l2_hits;
+	double l1_rate, l2_rate, l1_bytes, l2_bytes;
+	/* execution */
+	uint32_t wpb, nslots;
+	uint64_t threads, nblocks, next_block;
+	struct aslot *slots;
+	uint64_t warp_insts, blocks;
+	struct coal_line lines[COAL_MAX_LINES];
+};
+
+const char *analyze_size_label(uint64_t bytes, char *buf, size_t n)
+{
+	static const char units[] = "GMK";
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		uint64_t u = 1ull << (10 * (3 - i));
+
+		if (bytes >= u && bytes % u == 0) {
+			snprintf(buf, n, "%" PRIu64 "%c", bytes / u, units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, n, "%" PRIu64, bytes);
+	return buf;
+}
+
+static void collect_ops(struct analysis *a, const struct workload_op *ops, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct workload_op *op = &ops[i];
+
+		if (op->kind == WORKLOAD_OP_LOOP) {
+			collect_ops(a, op->body, op->nbody);
+			continue;
+		}
+		if (op->kind != WORKLOAD_OP_LOAD && op->kind != WORKLOAD_OP_STORE &&
+		    op->kind != WORKLOAD_OP_CHASE)
+			continue;
+		a->ops = xreallocarray(a->ops, a->nops + 1, sizeof *a->ops);
+		memset(&a->ops[a->nops], 0, sizeof a->ops[a->nops]);
+		a->ops[a->nops].op = op;
+		a->ops[a->nops].id = (uint32_t)a->nops;
+		a->nops++;
+	}
+}
+
+static struct op_rec *op_rec(struct analysis *a, const struct workload_op *op)
+{
+	size_t i;
+
+	for (i = 0; i < a->nops; i++)
+		if (a->ops[i].op == op)
+			return &a->ops[i];
+	SIM_ASSERT(0);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The stream
+ */
+
+static void level_flush(struct level *l)
+{
+	reuse_access_many(l->r, l->batch, l->nbatch);
+	l->nbatch = 0;
+}
+
+static void level_access(struct level *l, uint64_t block)
+{
+	l->batch[l->nbatch++] = block;
+	if (l->nbatch == LEVEL_BATCH)
+		level_flush(l);
+}
+
+static void feed(struct analysis *a, const struct workload_op *op, uint32_t n, bool is_store,
+		 uint32_t sm)
+{
+	uint32_t sector_shift = (uint32_t)__builtin_ctz(a->cp.sector_bytes);
+	uint32_t line_shift = (uint32_t)__builtin_ctz(a->cp.line_bytes);
+	uint32_t i;
+
+	(void)op;
+	for (i = 0; i < n; i++) {
+		const struct coal_line *l = &a->lines[i];
+		uint32_t mask = l->sector_mask;
+
+		level_access(&a->line, l->addr >> line_shift);
+		while (mask != 0) {
+			uint32_t s = (uint32_t)__builtin_ctz(mask);
+			uint64_t sec = (l->addr >> sector_shift) + s;
+			bool to_l2 = true;
+
+			mask &= mask - 1;
+			level_access(&a->sector, sec);
+			if (a->l1 != NULL && !is_store) {
+				uint64_t d = reuse_access(a->l1[sm], sec);
+
+				a->l1_acc++;
+				if (d != REUSE_COLD && d < a->l1_cap) {
+					a->l1_hits++;
+					to_l2 = false;
+				}
+			}
+			if (a->l2 != NULL && to_l2) {
+				uint64_t d = reuse_access(a->l2, sec);
+
+				a->l2_acc++;
+				if (d != REUSE_COLD && d < a->l2_cap)
+					a->l2_hits++;
+			}
+		}
+	}
+}
+
+/* One warp memory instruction of op with lane addresses inst. */
+static void mem_inst(struct analysis *a, const struct workload_op *op, struct coal_inst *inst,
+		     uint32_t sm)
+{
+	struct op_rec *rec = op_rec(a, op);
+	struct coal_stats before = *coalescer_stats(a->coal);
+	const struct coal_stats *after;
+	uint32_t n = coalesce(a->coal, inst, a->lines, COAL_MAX_LINES);
+
+	after = coalescer_stats(a->coal);
+	rec->c.mem_insts += after->mem_insts - before.mem_insts;
+	rec->c.store_insts += after->store_insts - before.store_insts;
+	rec->c.requests += after->requests - before.requests;
+	rec->c.sectors += after->sectors - before.sectors;
+	rec->c.ideal_transactions += after->ideal_transactions - before.ideal_transactions;
+	rec->c.ideal_requests += after->ideal_requests - before.ideal_requests;
+	rec->c.bytes_requested += after->bytes_requested - before.bytes_requested;
+	rec->c.bytes_moved += after->bytes_moved - before.bytes_moved;
+	feed(a, op, n, inst->is_store, sm);
+}
+
+static int fail(struct analysis *a, const struct workload_op *op, struct sim_err *err)
+{
+	return sim_err_set(err, a->w->path, op != NULL ? op->line : 0, "%s: %s",
+			   op != NULL ? workload_op_name(op->kind) : "analyze", a->ectx.msg);
+}
+
+static void release_barrier(struct analysis *a, struct aslot *s);
+
+/* After the walk moved: the end of the body finishes the warp. */
+static void settled(struct analysis *a, struct aslot *s, struct awarp *w)
+{
+	if (a->ectx.error || wexec_op(&w->x) != NULL)
+		return;
+	w->finished = true;
+	s->running--;
+	if (s->running > 0 && s->arrived == s->running)
+		release_barrier(a, s);
+}
+
+static void advance(struct analysis *a, struct aslot *s, struct awarp *w)
+{
+	wexec_next(&w->x, &a->ectx);
+	settled(a, s, w);
+}
+
+static void release_barrier(struct analysis *a, struct aslot *s)
+{
+	uint32_t k;
+
+	s->arrived = 0;
+	for (k = 0; k < a->wpb; k++) {
+		struct awarp *w = &s->warps[k];
+
+		if (!w->finished && w->at_barrier) {
+			w->at_barrier = false;
+			advance(a, s, w);
+		}
+	}
+}
+
+/* Executes one op of warp w. Returns 0, or -1 with err filled. */
+static int step(struct analysis *a, struct aslot *s, struct awarp *w, struct sim_err *err)
+{
+	const struct workload_op *op = wexec_op(&w->x);
+	const struct workload_array *arr;
+	struct coal_inst inst;
+	uint32_t lane;
+
+	a->warp_insts++;
+	switch (op->kind) {
+	case WORKLOAD_OP_ALU:
+	case WORKLOAD_OP_SHARED_LOAD:
+	case WORKLOAD_OP_SHARED_STORE:
+		advance(a, s, w);
+		break;
+	case WORKLOAD_OP_LOAD:
+	case WORKLOAD_OP_STORE:
+		arr = &a->w->arrays[op->array];
+		if (!wexec_addrs(&w->x, op, arr, &a->ectx, inst.addr))
+			return fail(a, op, err);
+		inst.active_mask = w->x.active;
+		inst.size = op->bytes;
+		inst.is_store = op->kind == WORKLOAD_OP_STORE;
+		mem_inst(a, op, &inst, s->sm);
+		advance(a, s, w);
+		break;
+	case WORKLOAD_OP_BARRIER:
+		w->at_barrier = true;
+		if (++s->arrived == s->running)
+			release_barrier(a, s);
+		break;
+	case WORKLOAD_OP_CHASE:
+		arr = &a->w->arrays[op->array];
+		if (w->chase_left == 0) {
+			int64_t n = wexec_count(&w->x, op, &a->ectx);
+
+			if (a->ectx.error)
+				return fail(a, op, err);
+			if (n <= 0) {
+				a->warp_insts--; /* the SM model issues nothing for an empty chase */
+				advance(a, s, w);
+				break;
+			}
+			w->chase_left = n;
+			w->chase_node = wexec_chase_start(w->gid, arr);
+		}
+		inst.active_mask = w->x.active;
+		inst.size = op->bytes;
+		inst.is_store = false;
+		for (lane = 0; lane < WEXEC_LANES; lane++)
+			inst.addr[lane] = arr->base + w->chase_node * arr->elem_bytes;
+		mem_inst(a, op, &inst, s->sm);
+		w->chase_node = a->chase_next[op->array][w->chase_node];
+		if (--w->chase_left == 0)
+			advance(a, s, w);
+		break;
+	default:
+		SIM_ASSERT(0);
+	}
+	if (a->ectx.error)
+		return fail(a, w->x.err_op != NULL ? w->x.err_op : op, err);
+	return 0;
+}
+
+static void launch(struct analysis *a, struct aslot *s)
+{
+	uint64_t bid = a->next_block++;
+	uint32_t k;
+
+	s->live = true;
+	s->running = a->wpb;
+	s->arrived = 0;
+	for (k = 0; k < a->wpb; k++) {
+		struct awarp *w = &s->warps[k];
+
+		memset(w, 0, sizeof *w);
+		w->gid = bid * a->wpb + k;
+		wexec_start(&w->x, a->w, bid, k, &a->ectx);
+	}
+	for (k = 0; k < a->wpb && !a->ectx.error; k++)
+		settled(a, s, &s->warps[k]);
+	a->blocks++;
+}
+
+static int execute(struct analysis *a, struct sim_err *err)
+{
+	uint32_t j, k, live = 0;
+
+	for (j = 0; j < a->nslots && a->next_block < a->nblocks; j++) {
+		launch(a, &a->slots[j]);
+		live++;
+	}
+	while (live > 0 && !a->ectx.error) {
+		for (j = 0; j < a->nslots; j++) {
+			struct aslot *s = &a->slots[j];
+
+			if (!s->live)
+				continue;
+			for (k = 0; k < a->wpb; k++) {
+				struct awarp *w = &s->warps[k];
+
+				if (w->finished || w->at_barrier)
+					continue;
+				if (step(a, s, w, err) != 0)
+					return -1;
+			}
+			if (s->running == 0) {
+				s->live = false;
+				live--;
+				if (a->next_block < a->nblocks) {
+					launch(a, s);
+					live++;
+				}
+			}
+			if (a->ectx.error)
+				break;
+		}
+	}
+	if (a->ectx.error) {
+		const struct workload_op *op = NULL;
+
+		for (j = 0; j < a->nslots && op == NULL; j++)
+			for (k = 0; k < a->wpb && a->slots[j].warps != NULL; k++)
+				if (a->slots[j].warps[k].x.err_op != NULL) {
+					op = a->slots[j].warps[k].x.err_op;
+					break;
+				}
+		return fail(a, op, err);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Results
+ */
+
+static void finish_level(struct analysis *a, struct level *l, uint32_t block_bytes)
+{
+	size_t i;
+
+	level_flush(l);
+	l->accesses = reuse_accesses(l->r);
+	l->cold = reuse_cold(l->r);
+	l->distinct = reuse_distinct(l->r);
+	l->nhist = reuse_histogram(l->r, l->hist, REUSE_HIST_BUCKETS);
+	for (i = 0; i < a->p.ncapacities; i++)
+		l->hit_rates[i] = reuse_hit_rate(l->r, a->caps[i] / block_bytes);
+}
+
+static void register_level(struct analysis *a, struct stats *st, struct level *l)
+{
+	char name[96], desc[160];
+	size_t i;
+
+	snprintf(name, sizeof name, "reuse.%s.accesses", l->name);
+	stats_counter(st, name, "accesses in the stream", &l->accesses);
+	snprintf(name, sizeof name, "reuse.%s.cold", l->name);
+	stats_counter(st, name, "first accesses (infinite distance)", &l->cold);
+	snprintf(name, sizeof name, "reuse.%s.distinct", l->name);
+	stats_counter(st, name, "distinct blocks: the footprint", &l->distinct);
+	for (i = 0; i < l->nhist; i++) {
+		uint64_t lo = i == 0 ? 0 : 1ull << (i - 1);
+
+		snprintf(name, sizeof name, "reuse.%s.hist.%" PRIu64, l->name, lo);
+		if (i == 0)
+			snprintf(desc, sizeof desc, "reuses at distance 0");
+		else
+			snprintf(desc, sizeof desc, "reuses at distance %" PRIu64 " .. %" PRIu64, lo,
+				 2 * lo - 1);
+		stats_counter(st, name, desc, &l->hist[i]);
+	}
+	for (i = 0; i < a->p.ncapacities; i++) {
+		char lab[32];
+
+		char *c;
+
+		snprintf(name, sizeof name, "reuse.%s.hit_rate_%s", l->name,
+			 analyze_size_label(a->caps[i], lab, sizeof lab));
+		for (c = name; *c != '\0'; c++)
+			if (*c >= 'A' && *c <= 'Z')
+				*c = (char)(*c - 'A' + 'a'); /* names are lower case: hit_rate_128k */
+		snprintf(desc, sizeof desc, "hit rate of a fully associative LRU cache of %s B",
+			 lab);
+		stats_real(st, name, desc, &l->hit_rates[i], 0);
+	}
+}
+
+static void register_stats(struct analysis *a, struct stats *st)
+{
+	static const struct stats_counter_def defs[] = {
+#define C(f, d) STATS_COUNTER_DEF(struct coal_stats, f, d)
+		C(mem_insts, "warp memory instructions"),
+		C(requests, "line requests"),
+		C(sectors, "sectors touched: the actual transactions"),
+		C(ideal_transactions, "ceil(bytes requested / sector bytes), summed"),
+		C(bytes_requested, "distinct bytes the active lanes touch"),
+		C(bytes_moved, "sectors x sector bytes"),
+#undef C
+	};
+	size_t i;
+
+	coalescer_register_stats(a->coal, st, "coal");
+	for (i = 0; i < a->nops; i++) {
+		struct op_rec *r = &a->ops[i];
+		char prefix[48], name[96];
+
+		snprintf(prefix, sizeof prefix, "coal.op%u", r->id);
+		stats_counters(st, prefix, &r->c, defs, sizeof defs / sizeof defs[0]);
+		snprintf(name, sizeof name, "%s.efficiency", prefix);
+		stats_real(st, name, "ideal transactions / sectors", &r->efficiency, 0);
+		snprintf(name, sizeof name, "%s.used_sector", prefix);
+		stats_real(st, name, "bytes requested / bytes moved in sectors", &r->used_sector, 0);
+		snprintf(name, sizeof name, "%s.used_line", prefix);
+		stats_real(st, name, "bytes requested / bytes of the lines touched", &r->used_line,
+			   0);
+	}
+	stats_counter(st, "analyze.warp_insts", "warp instructions executed", &a->warp_insts);
+	stats_counter(st, "analyze.blocks", "thread blocks executed", &a->blocks);
+	register_level(a, st, &a->sector);
+	register_level(a, st, &a->line);
+	if (a->l1 != NULL) {
+		stats_real(st, "predict.l1_bytes", "per-SM L1 capacity predicted, bytes",
+			   &a->l1_bytes, 0);
+		stats_real(st, "predict.l1_hit_rate", "load sectors hitting a fully associative "
+			   "LRU L1 per SM", &a->l1_rate, 0);
+	}
+	if (a->l2 != NULL) {
+		stats_real(st, "predict.l2_bytes", "total L2 capacity predicted, bytes",
+			   &a->l2_bytes, 0);
+		stats_real(st, "predict.l2_hit_rate", "predicted L1 misses and store sectors "
+			   "hitting a fully associative LRU L2", &a->l2_rate, 0);
+	}
+}
+
+static double ratio(uint64_t n, uint64_t d)
+{
+	return d ? (double)n / (double)d : NAN;
+}
+
+struct analysis *analyze_run(const struct workload *w, const struct analyze_params *p,
+			     struct stats *st, struct sim_err *err)
+{
+	struct analysis *a;
+	uint32_t bps, i;
+	size_t j;
+
+	a = xcalloc(1, sizeof *a);
+	a->w = w;
+	a->p = *p;
+	a->caps = xcalloc(p->ncapacities ? p->ncapacities : 1, sizeof *a->caps);
+	if (p->ncapacities)
+		memcpy(a->caps, p->capacities, p->ncapacities * sizeof *a->caps);
+	a->threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+	a->wpb = (uint32_t)((a->threads + WEXEC_LANES - 1) / WEXEC_LANES);
+	a->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
+	bps = sm_blocks_per_sm(&p->sm, a->wpb, w->shared_bytes);
+	if (bps == 0 || p->sms == 0) {
+		sim_err_set(err, w->path, 0, "a block of %llu threads (%u warps) and %llu B of "
+			    "shared memory does not fit on an SM (sm.max_warps = %u, sm.shared_kb = "
+			    "%u)", (unsigned long long)a->threads, a->wpb,
+			    (unsigned long long)w->shared_bytes, p->sm.max_warps, p->sm.shared_kb);
+		analyze_free(a);
+		return NULL;
+	}
+	a->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(a->rng, (unsigned long)(p->seed ^ (p->seed >> 32)));
+	a->ectx.rng = a->rng;
+	a->chase_next = wexec_chase_build(w, a->rng, err);
+	if (a->chase_next == NULL) {
+		analyze_free(a);
+		return NULL;
+	}
+	coal_params_default(&a->cp);
+	a->coal = coalescer_create(&a->cp);
+	collect_ops(a, w->body, w->nbody);
+	a->sector.name = "sector";
+	a->line.name = "line";
+	a->sector.r = reuse_create();
+	a->line.r = reuse_create();
+	a->sector.hit_rates = xcalloc(p->ncapacities + 1, sizeof(double));
+	a->line.hit_rates = xcalloc(p->ncapacities + 1, sizeof(double));
+	if (p->l1_bytes > 0) {
+		a->l1 = xcalloc(p->sms, sizeof *a->l1);
+		for (i = 0; i < p->sms; i++)
+			a->l1[i] = reuse_create_sized(1024);
+		a->l1_cap = p->l1_bytes / a->cp.sector_bytes;
+	}
+	if (p->l2_bytes > 0) {
+		a->l2 = reuse_create();
+		a->l2_cap = p->l2_bytes / a->cp.sector_bytes;
+	}
+	a->nslots = (uint64_t)p->sms * bps < a->nblocks ? p->sms * bps : (uint32_t)a->nblocks;
+	a->slots = xcalloc(a->nslots ? a->nslots : 1, sizeof *a->slots);
+	for (i = 0; i < a->nslots; i++) {
+		a->slots[i].sm = i % p->sms;
+		a->slots[i].warps = xcalloc(a->wpb, sizeof *a->slots[i].warps);
+	}
+	if (execute(a, err) != 0) {
+		analyze_free(a);
+		return NULL;
+	}
+	for (j = 0; j < a->nops; j++) {
+		struct op_rec *r = &a->ops[j];
+
+		r->efficiency = ratio(r->c.ideal_transactions, r->c.sectors);
+		r->used_sector = ratio(r->c.bytes_requested, r->c.bytes_moved);
+		r->used_line = ratio(r->c.bytes_requested, r->c.requests * a->cp.line_bytes);
+	}
+	finish_level(a, &a->sector, a->cp.sector_bytes);
+	finish_level(a, &a->line, a->cp.line_bytes);
+	a->l1_rate = a->l1 != NULL ? ratio(a->l1_hits, a->l1_acc) : NAN;
+	a->l2_rate = a->l2 != NULL ? ratio(a->l2_hits, a->l2_acc) : NAN;
+	a->l1_bytes = (double)p->l1_bytes;
+	a->l2_bytes = (double)p->l2_bytes;
+	register_stats(a, st);
+	return a;
+}
+
+void analyze_free(struct analysis *a)
+{
+	uint32_t i;
+
+	if (a == NULL)
+		return;
+	if (a->l1 != NULL)
+		for (i = 0; i < a->p.sms; i++)
+			reuse_destroy(a->l1[i]);
+	free(a->l1);
+	reuse_destroy(a->l2);
+	reuse_destroy(a->sector.r);
+	reuse_destroy(a->line.r);
+	free(a->sector.hit_rates);
+	free(a->line.hit_rates);
+	for (i = 0; i < a->nslots; i++)
+		free(a->slots[i].warps);
+	free(a->slots);
+	free(a->ops);
+	coalescer_destroy(a->coal);
+	wexec_chase_free(a->w, a->chase_next);
+	if (a->rng != NULL)
+		gsl_rng_free(a->rng);
+	free(a->caps);
+	free(a);
+}
+
+double analyze_predicted_l1(const struct analysis *a)
+{
+	return a->l1_rate;
+}
+
+double analyze_predicted_l2(const struct analysis *a)
+{
+	return a->l2_rate;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Report
+ */
+
+static void report_level(const struct analysis *a, const struct level *l, uint32_t bytes,
+			 FILE *out)
+{
+	size_t i;
+	char lab[32];
+
+	double fp = (double)l->distinct * bytes;
+
+	fprintf(out, "  %-6s %" PRIu64 " accesses of %u B, %" PRIu64 " distinct (%.1f %s "
+		"footprint), %" PRIu64 " cold\n", l->name, l->accesses, bytes, l->distinct,
+		fp >= 1048576.0 ? fp / 1048576.0 : fp / 1024.0, fp >= 1048576.0 ? "MiB" : "KiB",
+		l->cold);
+	if (l->nhist > 0) {
+		fprintf(out, "         distance histogram (reuses):");
+		for (i = 0; i < l->nhist; i++) {
+			if (l->hist[i] == 0)
+				continue;
+			if (i == 0)
+				fprintf(out, " 0:%" PRIu64, l->hist[i]);
+			else
+				fprintf(out, " %" PRIu64 "-%" PRIu64 ":%" PRIu64, (uint64_t)1 << (i - 1),
+					((uint64_t)1 << i) - 1, l->hist[i]);
+		}
+		fputc('\n', out);
+	}
+	if (a->p.ncapacities > 0) {
+		fprintf(out, "         LRU hit rate:");
+		for (i = 0; i < a->p.ncapacities; i++)
+			fprintf(out, " %s %.3f", analyze_size_label(a->caps[i], lab, sizeof lab),
+				l->hit_rates[i]);
+		fputc('\n', out);
+	}
+}
+
+void analyze_report(const struct analysis *a, FILE *out)
+{
+	const struct workload *w = a->w;
+	const struct coal_stats *t = coalescer_stats(a->coal);
+	char lab[32];
+	size_t i;
+
+	fprintf(out, "kernel %s (%s): grid (%u, %u, %u), block (%u, %u, %u); %" PRIu64 " blocks, "
+		"%" PRIu64 " warp instructions; order: %u resident blocks on %u SMs\n", w->kernel,
+		w->path, w->grid[0], w->grid[1], w->grid[2], w->block[0], w->block[1], w->block[2],
+		a->blocks, a->warp_insts, a->nslots, a->p.sms);
+	fprintf(out, "coalescing (efficiency = ideal / actual sectors; used = bytes requested / "
+		"bytes moved)\n");
+	fprintf(out, "  op line kind   array    B    insts  lines/inst  sectors/inst  efficiency"
+		"  used(sector)  used(line)\n");
+	for (i = 0; i < a->nops; i++) {
+		const struct op_rec *r = &a->ops[i];
+		const struct workload_op *op = r->op;
+		double n = r->c.mem_insts ? (double)r->c.mem_insts : NAN;
+
+		fprintf(out, "  %2u %4d %-6s %-8s %2u %8" PRIu64 "  %10.2f  %12.2f  %10.3f  "
+			"%11.1f%%  %9.1f%%%s\n", r->id, op->line, workload_op_name(op->kind),
+			w->arrays[op->array].name, op->bytes, r->c.mem_insts,
+			(double)r->c.requests / n, (double)r->c.sectors / n, r->efficiency,
+			100.0 * r->used_sector, 100.0 * r->used_line,
+			r->efficiency < 0.5 ? "  poor" : "");
+	}
+	fprintf(out, "  total: %" PRIu64 " memory instructions -> %" PRIu64 " line requests, "
+		"%" PRIu64 " sectors, %" PRIu64 " ideal; efficiency %.3f%s; %" PRIu64 " of %" PRIu64
+		" bytes moved used (%.1f%%)\n", t->mem_insts, t->requests, t->sectors,
+		t->ideal_transactions, coal_stats_efficiency(t),
+		coal_stats_efficiency(t) < 0.5 ? " (poor: below 0.5)" : "", t->bytes_requested,
+		t->bytes_moved, 100.0 * ratio(t->bytes_requested, t->bytes_moved));
+	fprintf(out, "reuse distance (fully associative LRU; distance = distinct blocks between "
+		"two uses)\n");
+	report_level(a, &a->sector, a->cp.sector_bytes, out);
+	report_level(a, &a->line, a->cp.line_bytes, out);
+	if (a->l1 != NULL || a->l2 != NULL) {
+		fprintf(out, "predicted sector hit rates:");
+		if (a->l1 != NULL)
+			fprintf(out, " L1 %.3f (%s per SM, loads)",
+				a->l1_rate, analyze_size_label(a->p.l1_bytes, lab, sizeof lab));
+		if (a->l2 != NULL)
+			fprintf(out, "%s L2 %.3f (%s, L1 misses and stores)",
+				a->l1 != NULL ? ";" : "", a->l2_rate,
+				analyze_size_label(a->p.l2_bytes, lab, sizeof lab));
+		fputc('\n', out);
+	}
+}
