@@ -5,15 +5,20 @@
  *
  * The run-level names of DESIGN section 6 are filled here: sim.cycles (core cycles until the
  * last block retired), sim.time_ns, sim.host_seconds, sim.events, and the dram.* aggregates
- * summed over the controllers' mcN.* counters (as sim/dram/dram_sim.c does standalone).
+ * summed over the controllers' mcN.* counters (as sim/dram/dram_sim.c does standalone), plus
+ * the achieved bandwidth of each level against its peak (bw.*).
  *
- * Not yet: a list of kernels, the progress line, the per-stage latency breakdown and the
- * bandwidth waterfall, the predicted (reuse-distance) hit rates, `gmsim run` with no arguments
- * choosing a default workload.
+ * Report. Per level: bandwidth against its peak, hit rates (with --predict, next to the hit
+ * rates a fully associative LRU cache of the same size would reach on the same stream, from
+ * sim/analysis/analyze.h), MSHR merges and reservation failures; DRAM row hits, refresh and ECC
+ * cost; the load latency distribution; where a load line request spends its time, stage by
+ * stage (the load_stage.* means of sm.h, which add up to the mean request latency); and the
+ * DRAM bandwidth waterfall from peak to achieved (sim/dram/mc.h).
+ *
+ * Not yet: a list of kernels (one launch per run).
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -21,69 +26,164 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "analyze.h"
 #include "cli.h"
 #include "clock.h"
 #include "eventq.h"
 #include "log.h"
+#include "mc.h"
 #include "params.h"
+#include "req.h"
 #include "sim.h"
 #include "sm.h"
 #include "stats.h"
 #include "workload.h"
 
 static const char usage[] =
-	"Usage: gmsim run [-c FILE] -w WORKLOAD [-p name=value ...] [-o group.key=value ...]\n"
-	"                 [--stats-json FILE] [--stats-csv FILE]\n"
+	"Usage: gmsim run [-w WORKLOAD] [-p name=value ...] [-c FILE] [-o group.key=value ...]\n"
+	"                 [--predict] [--quiet] [--stats-json FILE] [--stats-csv FILE]\n"
 	"\n"
 	"Simulates one kernel of a workload file on the GPU a config describes and prints a\n"
-	"summary: cycles, warp instructions, coalescing, cache hit rates, DRAM bandwidth and load\n"
-	"latency.\n"
+	"summary: cycles, warp instructions, coalescing, bandwidth and hit rates per level, DRAM\n"
+	"row hits, refresh and ECC, load latency with its per-stage breakdown, and the DRAM\n"
+	"bandwidth waterfall. With no options: the default config and workload.\n"
 	"\n"
-	"  -w, --workload FILE     workload (.wl) to run\n"
-	"  -p, --param NAME=VALUE  override a workload parameter; repeatable\n"
-	"  -c, --config FILE       configuration (default " CLI_DEFAULT_CONFIG ")\n"
-	"  -o, --set group.key=VAL override one config key; repeatable\n"
-	"  --stats-json FILE       every statistic as JSON\n"
-	"  --stats-csv FILE        every statistic as CSV\n"
+	CLI_WL_USAGE
+	"  --predict               also run the timing-free analysis (gmsim analyze) and print\n"
+	"                          the predicted L1 and L2 hit rates next to the simulated ones\n"
+	"  -q, --quiet             no progress line on stderr\n"
 	"  -h, --help              this help\n";
 
-enum { OPT_JSON = 256, OPT_CSV };
+enum { OPT_PREDICT = CLI_OPT_FREE };
 
-/* The run-level and DRAM aggregates (DESIGN section 6). */
+/* The run-level and DRAM aggregates (DESIGN section 6) and the bandwidth of each level. */
 struct run_totals {
 	uint64_t cycles, events;
 	double time_ns, host_seconds;
-	uint64_t reads, writes, bytes_moved, refreshes, row_hits, row_accesses, ecc_bursts;
-	double peak_gbps, achieved_gbps, row_hit_rate;
+	uint64_t requests, reads, writes, bytes_moved, bytes_useful, refreshes, row_hits,
+		row_accesses, ecc_bursts, refresh_bank_cycles, read_wait, read_service;
+	double peak_gbps, achieved_gbps, row_hit_rate, refresh_pct, ecc_pct;
+	/* bandwidth of each level, GB/s, and its peak */
+	double l1_gbps, l1_peak, xreq_gbps, xreq_peak, xrep_gbps, xrep_peak, l2_busy_pct;
+	double predict_l1, predict_l2;
 };
 
-static void register_totals(struct stats *st, struct run_totals *t)
+struct progress {
+	bool on;
+	struct timespec t0, last;
+	bool printed;
+};
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* A progress line on stderr, once the run has taken 2 s, at most twice a second. */
+static void progress_cb(void *ctx, cycle_t cycle, uint64_t done, uint64_t blocks,
+			uint64_t insts)
+{
+	struct progress *pr = ctx;
+	struct timespec now;
+	double t;
+
+	if (!pr->on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	t = since(&pr->t0, &now);
+	if (t < 2.0 || (pr->printed && since(&pr->last, &now) < 0.5))
+		return;
+	pr->last = now;
+	pr->printed = true;
+	fprintf(stderr, "\r  cycle %" PRIu64 ", %" PRIu64 " of %" PRIu64 " blocks (%.0f%%), "
+		"%.0f k warp inst/s, %.0f s  ", (uint64_t)cycle, done, blocks,
+		blocks ? 100.0 * (double)done / (double)blocks : 0.0, (double)insts / t / 1e3, t);
+	fflush(stderr);
+}
+
+static void register_totals(struct stats *st, struct run_totals *t, bool hierarchy)
 {
 	stats_counter(st, "sim.cycles", "core cycles until the last block retired", &t->cycles);
 	stats_real(st, "sim.time_ns", "simulated time, ns", &t->time_ns, 0);
 	stats_real(st, "sim.host_seconds", "wall-clock seconds of the simulation", &t->host_seconds,
 		   STATS_HOST);
 	stats_counter(st, "sim.events", "events fired", &t->events);
+	stats_real(st, "bw.l1_gbps", "bytes the coalesced requests move between SMs and L1s, "
+		   "GB/s", &t->l1_gbps, 0);
+	stats_real(st, "bw.l1_peak_gbps", "SMs x l1.lookups_per_cycle x 128 B x core clock",
+		   &t->l1_peak, 0);
+	if (!hierarchy)
+		return;
+	stats_real(st, "bw.xbar_req_gbps", "crossbar request network, bytes with headers, GB/s",
+		   &t->xreq_gbps, 0);
+	stats_real(st, "bw.xbar_req_peak_gbps", "min(inputs, outputs) x xbar.req_port_bytes x "
+		   "crossbar clock", &t->xreq_peak, 0);
+	stats_real(st, "bw.xbar_reply_gbps", "crossbar reply network, bytes with headers, GB/s",
+		   &t->xrep_gbps, 0);
+	stats_real(st, "bw.xbar_reply_peak_gbps", "min(inputs, outputs) x xbar.reply_port_bytes "
+		   "x crossbar clock", &t->xrep_peak, 0);
+	stats_real(st, "bw.l2_lookup_busy_pct", "L2 lookups / (slices x lookups_per_cycle x L2 "
+		   "cycles), %", &t->l2_busy_pct, 0);
+	stats_counter(st, "dram.requests", "32 B accesses the L2 slices completed at DRAM",
+		      &t->requests);
 	stats_counter(st, "dram.reads", "32 B read bursts, all channels", &t->reads);
 	stats_counter(st, "dram.writes", "32 B write bursts, all channels", &t->writes);
 	stats_counter(st, "dram.bytes_moved", "bytes on the data buses, ECC included",
 		      &t->bytes_moved);
+	stats_counter(st, "dram.bytes_useful", "bytes of the L2's reads and writes (no ECC)",
+		      &t->bytes_useful);
 	stats_real(st, "dram.peak_gbps", "peak DRAM bandwidth, GB/s", &t->peak_gbps, 0);
-	stats_real(st, "dram.achieved_gbps", "read and write bursts x 32 B over sim.time_ns, GB/s",
+	stats_real(st, "dram.achieved_gbps", "dram.bytes_useful over sim.time_ns, GB/s",
 		   &t->achieved_gbps, 0);
 	stats_real(st, "dram.row_hit_rate", "row hits / column accesses", &t->row_hit_rate, 0);
 	stats_counter(st, "dram.refreshes", "refresh commands, all channels", &t->refreshes);
+	stats_real(st, "dram.refresh_pct", "share of bank time spent refreshing, %",
+		   &t->refresh_pct, 0);
+	stats_real(st, "dram.ecc_pct", "share of bursts moved for ECC, %", &t->ecc_pct, 0);
 }
 
-static void fill_totals(struct sim *s, const struct dram_spec *spec, struct run_totals *t)
+static double get(const struct stats *st, const char *name)
+{
+	double v;
+
+	return stats_get(st, name, &v) ? v : NAN;
+}
+
+static double gbps(double bytes, double ns)
+{
+	return ns > 0 ? bytes / ns : 0.0;
+}
+
+static void fill_totals(struct sim *s, const struct gpu_params *p, const struct dram_spec *spec,
+			struct run_totals *t)
 {
 	struct stats *st = sim_stats(s);
-	uint32_t ch;
+	double core_mhz = gpu_clock_mhz(p, GPU_CLK_CORE);
+	uint32_t ch, nch = sim_channels(s);
 
 	t->events = eventq_fired(sim_eventq(s));
 	t->time_ns = (double)t->cycles * (double)clock_period(sim_core_clock(s)) / 1000.0;
-	for (ch = 0; ch < spec->channels; ch++) {
+	t->l1_gbps = gbps(get(st, "coal.bytes_moved"), t->time_ns);
+	t->l1_peak = (double)p->gpu.sms * p->l1.lookups_per_cycle * 128.0 * core_mhz / 1000.0;
+	if (nch == 0)
+		return;
+	{
+		uint32_t nsl = sim_slices(s);
+		double xmhz = gpu_clock_mhz(p, GPU_CLK_XBAR), l2mhz = gpu_clock_mhz(p, GPU_CLK_L2);
+		double ports = (double)(p->gpu.sms < nsl ? p->gpu.sms : nsl);
+
+		t->xreq_gbps = gbps(get(st, "xbar.req.bytes"), t->time_ns);
+		t->xrep_gbps = gbps(get(st, "xbar.reply.bytes"), t->time_ns);
+		t->xreq_peak = ports * p->xbar.req_port_bytes * xmhz / 1000.0;
+		t->xrep_peak = ports * p->xbar.reply_port_bytes * xmhz / 1000.0;
+		t->l2_busy_pct = t->time_ns > 0
+			? 100.0 * get(st, "l2.accesses") /
+			  ((double)nsl * p->l2.lookups_per_cycle * t->time_ns * l2mhz / 1000.0)
+			: 0.0;
+	}
+	for (ch = 0; ch < nch; ch++) {
 		char name[64];
 		double v;
 
@@ -103,27 +203,127 @@ static void fill_totals(struct sim *s, const struct dram_spec *spec, struct run_
 		SUM(row_accesses, "row_misses");
 		SUM(row_accesses, "row_conflicts");
 		SUM(refreshes, "refreshes");
+		SUM(refresh_bank_cycles, "refresh_bank_cycles");
+		SUM(read_wait, "read_wait_cycles");
+		SUM(read_service, "read_service_cycles");
 #undef SUM
 	}
+	t->requests = t->reads + t->writes;
+	t->bytes_useful = t->requests * spec->burst_bytes;
 	t->bytes_moved = (t->reads + t->writes + t->ecc_bursts) * spec->burst_bytes;
 	t->peak_gbps = spec->peak_gbps;
-	t->achieved_gbps = t->time_ns > 0
-		? (double)((t->reads + t->writes) * spec->burst_bytes) / t->time_ns : 0.0;
+	t->achieved_gbps = gbps((double)t->bytes_useful, t->time_ns);
 	t->row_hit_rate = t->row_accesses ? (double)t->row_hits / (double)t->row_accesses : 0.0;
+	{
+		/* bank time of the kernel: its DRAM cycles x banks */
+		double dcycles = t->time_ns * 1000.0 / (double)spec->tck_ps;
+		double banks = (double)spec->channels * spec->pcs * spec->banks;
+
+		t->refresh_pct = dcycles > 0 ? 100.0 * (double)t->refresh_bank_cycles /
+				 (dcycles * banks) : 0.0;
+	}
+	t->ecc_pct = t->requests + t->ecc_bursts
+		? 100.0 * (double)t->ecc_bursts / (double)(t->requests + t->ecc_bursts) : 0.0;
 }
 
-static double get(const struct stats *st, const char *name)
+static double pct(double a, double b)
 {
-	double v;
+	return b > 0 ? 100.0 * a / b : 0.0;
+}
 
-	return stats_get(st, name, &v) ? v : NAN;
+/* " (predicted 0.870)" after a simulated hit rate, or nothing. */
+static const char *predicted(double v, char *buf, size_t n)
+{
+	if (isnan(v))
+		return "";
+	snprintf(buf, n, " (LRU predicts %.3f)", v);
+	return buf;
+}
+
+static void report_stages(const struct stats *st, double core_ps, const struct dram_spec *spec,
+			  const struct run_totals *t)
+{
+	static const struct {
+		enum mem_stage s;
+		const char *label;
+	} rows[] = {
+		{ MEM_STAGE_CREATED, "SM->L1" },
+		{ MEM_STAGE_L1_ACCESS, "L1" },
+		{ MEM_STAGE_L1_MISS, "L1 miss queue" },
+		{ MEM_STAGE_XBAR_REQ, "crossbar" },
+		{ MEM_STAGE_L2_ACCESS, "L2" },
+		{ MEM_STAGE_L2_MISS, "L2 miss->fill" },
+		{ MEM_STAGE_L2_FILL, "L2 reply" },
+		{ MEM_STAGE_XBAR_REPLY, "crossbar back" },
+		{ MEM_STAGE_L1_FILL, "L1 fill->SM" },
+		{ MEM_STAGE_MC_QUEUE, "controller" },
+		{ MEM_STAGE_DRAM_ISSUE, "DRAM" },
+		{ MEM_STAGE_DRAM_DONE, "DRAM done" },
+	};
+	double n = get(st, "load_stage.requests"), sum = 0.0;
+	size_t i;
+	int col = 15;
+
+	if (!(n > 0))
+		return;
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char name[64];
+
+		snprintf(name, sizeof name, "load_stage.%s", mem_stage_name(rows[i].s));
+		sum += get(st, name);
+	}
+	printf("  load path    mean core cycles per load line request (%.0f requests, %.1f in "
+	       "all):\n              ", n, sum);
+	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char name[64], item[64];
+		double v;
+		int len;
+
+		snprintf(name, sizeof name, "load_stage.%s", mem_stage_name(rows[i].s));
+		v = get(st, name);
+		if (!(v > 0))
+			continue;
+		len = snprintf(item, sizeof item, "%s %s %.1f", col > 15 ? "," : "", rows[i].label, v);
+		if (col + len > 98) {
+			printf(",\n              ");
+			col = 15;
+			len = snprintf(item, sizeof item, " %s %.1f", rows[i].label, v);
+		}
+		fputs(item, stdout);
+		col += len;
+	}
+	putchar('\n');
+	if (t->reads > 0) {
+		double to_core = (double)spec->tck_ps / core_ps;
+
+		printf("               a 32 B DRAM read: %.1f queued at the controller (to its RD), "
+		       "%.1f in DRAM (RD to data)\n",
+		       (double)t->read_wait / (double)t->reads * to_core,
+		       (double)t->read_service / (double)t->reads * to_core);
+	}
+}
+
+static void report_waterfall(struct sim *s, const struct run_totals *t)
+{
+	struct mc_waterfall sum, w;
+	uint32_t ch;
+	cycle_t end = (cycle_t)(t->time_ns * 1000.0 / (double)sim_dram_tck_ps(s));
+
+	memset(&sum, 0, sizeof sum);
+	for (ch = 0; ch < sim_channels(s); ch++) {
+		mc_waterfall(sim_mc(s, ch), end, &w);
+		mc_waterfall_add(&sum, &w);
+	}
+	printf("  DRAM bandwidth waterfall (GB/s; the lines sum to the peak):\n");
+	mc_waterfall_print(stdout, &sum, t->peak_gbps, "    ");
 }
 
 static void report(const struct workload *w, const struct gpu_params *p, struct sim *s,
-		   const struct run_totals *t)
+		   const struct dram_spec *spec, const struct run_totals *t)
 {
 	const struct stats *st = sim_stats(s);
 	double insts = get(st, "sim.warp_insts");
+	char b1[48], b2[48];
 
 	printf("kernel %s (%s) on %s: grid (%u, %u, %u), block (%u, %u, %u), %u SMs\n", w->kernel,
 	       w->path, p->gpu.name, w->grid[0], w->grid[1], w->grid[2], w->block[0], w->block[1],
@@ -138,34 +338,81 @@ static void report(const struct workload *w, const struct gpu_params *p, struct 
 	       get(st, "coal.efficiency") < 0.5 ? " (poor: below 0.5)" : "");
 	printf("  shared       %.0f instructions, %.0f bank-conflict cycles\n",
 	       get(st, "sm.shared_insts"), get(st, "sm.shared_bank_conflicts"));
-	printf("  L1           %.0f accesses, hit rate %.3f, %.0f MSHR merges, %.0f reservation "
-	       "fails\n", get(st, "l1.accesses"), get(st, "l1.hit_rate"), get(st, "l1.mshr_merges"),
-	       get(st, "l1.reservation_fails"));
-	printf("  L2           %.0f accesses, hit rate %.3f, %.0f MSHR merges, %.0f reservation "
-	       "fails\n", get(st, "l2.accesses"), get(st, "l2.hit_rate"), get(st, "l2.mshr_merges"),
-	       get(st, "l2.reservation_fails"));
-	printf("  DRAM         %" PRIu64 " read / %" PRIu64 " write bursts, %.1f of %.1f GB/s peak "
-	       "(%.1f%%), row-hit rate %.3f, %" PRIu64 " refreshes\n", t->reads, t->writes,
-	       t->achieved_gbps, t->peak_gbps,
-	       t->peak_gbps > 0 ? 100.0 * t->achieved_gbps / t->peak_gbps : 0.0, t->row_hit_rate,
-	       t->refreshes);
+	if (sim_mem_model(s) == GPU_MEM_FIXED) {
+		printf("  memory       fixed: %u core cycles, %u requests per cycle per SM; SM<->"
+		       "memory %.1f of %.1f GB/s (%.1f%%)\n", p->memory.latency_cycles,
+		       p->memory.requests_per_cycle, t->l1_gbps, t->l1_peak,
+		       pct(t->l1_gbps, t->l1_peak));
+	} else {
+		printf("  bandwidth    SM<->L1 %.1f of %.1f GB/s (%.1f%%); crossbar requests %.1f "
+		       "of %.1f (%.1f%%), replies %.1f of %.1f GB/s (%.1f%%); L2 lookups %.1f%% "
+		       "busy\n", t->l1_gbps, t->l1_peak, pct(t->l1_gbps, t->l1_peak), t->xreq_gbps,
+		       t->xreq_peak, pct(t->xreq_gbps, t->xreq_peak), t->xrep_gbps, t->xrep_peak,
+		       pct(t->xrep_gbps, t->xrep_peak), t->l2_busy_pct);
+		printf("  L1           %.0f accesses, hit rate %.3f%s, %.0f MSHR merges, %.0f "
+		       "reservation fails\n", get(st, "l1.accesses"), get(st, "l1.hit_rate"),
+		       predicted(t->predict_l1, b1, sizeof b1), get(st, "l1.mshr_merges"),
+		       get(st, "l1.reservation_fails"));
+		printf("  L2           %.0f accesses, hit rate %.3f%s, %.0f MSHR merges, %.0f "
+		       "reservation fails\n", get(st, "l2.accesses"), get(st, "l2.hit_rate"),
+		       predicted(t->predict_l2, b2, sizeof b2), get(st, "l2.mshr_merges"),
+		       get(st, "l2.reservation_fails"));
+		printf("  DRAM         %" PRIu64 " read / %" PRIu64 " write bursts, %.1f of %.1f "
+		       "GB/s peak (%.1f%%), row-hit rate %.3f; refresh %" PRIu64 " commands, "
+		       "%.2f%% of bank time; ECC %.2f%% of bursts\n", t->reads, t->writes,
+		       t->achieved_gbps, t->peak_gbps, pct(t->achieved_gbps, t->peak_gbps),
+		       t->row_hit_rate, t->refreshes, t->refresh_pct, t->ecc_pct);
+	}
 	printf("  load latency mean %.1f, p50 %.1f, p99 %.1f core cycles (%.0f loads)\n",
 	       get(st, "load_latency_cycles.mean"), get(st, "load_latency_cycles.p50"),
 	       get(st, "load_latency_cycles.p99"), get(st, "load_latency_cycles.count"));
+	if (sim_mem_model(s) == GPU_MEM_FIXED)
+		return;
+	report_stages(st, (double)clock_period(sim_core_clock(s)), spec, t);
+	report_waterfall(s, t);
 }
 
-static int run(const struct gpu_params *p, const struct workload *w, const char *json,
-	       const char *csv, struct sim_err *err)
+/* The timing-free prediction of the L1 and L2 hit rates (gmsim analyze) into t. */
+static int predict(const struct gpu_params *p, const struct workload *w, struct run_totals *t,
+		   struct sim_err *err)
+{
+	struct analyze_params ap;
+	struct analysis *a;
+	struct stats *st;
+
+	memset(&ap, 0, sizeof ap);
+	ap.sms = p->gpu.sms;
+	ap.sm = p->sm;
+	ap.seed = p->sim.seed;
+	if (cli_cache_capacities(p, &ap.l1_bytes, &ap.l2_bytes, err) != 0)
+		return -1;
+	st = stats_create();
+	a = analyze_run(w, &ap, st, err);
+	if (a != NULL) {
+		t->predict_l1 = analyze_predicted_l1(a);
+		t->predict_l2 = analyze_predicted_l2(a);
+	}
+	analyze_free(a);
+	stats_destroy(st);
+	return a != NULL ? 0 : -1;
+}
+
+static int run(const struct gpu_params *p, const struct workload *w,
+	       const struct cli_wl_opts *o, bool want_predict, bool quiet, struct sim_err *err)
 {
 	struct run_totals t;
 	struct dram_spec spec;
-	struct timespec t0, t1;
+	struct progress pr;
+	struct timespec t1;
 	struct front *f;
 	struct sim *s;
 	int rc = 0;
 
 	memset(&t, 0, sizeof t);
+	t.predict_l1 = t.predict_l2 = NAN;
 	if (gpu_dram_spec(p, &spec, err) != 0)
+		return -1;
+	if (want_predict && p->memory.model != GPU_MEM_FIXED && predict(p, w, &t, err) != 0)
 		return -1;
 	s = sim_create(p, err);
 	if (s == NULL)
@@ -175,21 +422,22 @@ static int run(const struct gpu_params *p, const struct workload *w, const char 
 		sim_destroy(s);
 		return -1;
 	}
-	register_totals(sim_stats(s), &t);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	register_totals(sim_stats(s), &t, sim_mem_model(s) != GPU_MEM_FIXED);
+	memset(&pr, 0, sizeof pr);
+	pr.on = !quiet && isatty(STDERR_FILENO);
+	front_set_progress(f, progress_cb, &pr);
+	clock_gettime(CLOCK_MONOTONIC, &pr.t0);
 	rc = front_run(f, err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (pr.printed)
+		fprintf(stderr, "\r%*s\r", 79, "");
 	if (rc == 0) {
-		t.host_seconds = (double)(t1.tv_sec - t0.tv_sec) +
-				 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		t.host_seconds = since(&pr.t0, &t1);
 		t.cycles = front_cycles(f);
 		sim_totals(s);
-		fill_totals(s, &spec, &t);
-		report(w, p, s, &t);
-		if (json != NULL)
-			rc = cli_write_stats(sim_stats(s), json, STATS_JSON, p, t.host_seconds, err);
-		if (rc == 0 && csv != NULL)
-			rc = cli_write_stats(sim_stats(s), csv, STATS_CSV, p, t.host_seconds, err);
+		fill_totals(s, p, &spec, &t);
+		report(w, p, s, &spec, &t);
+		rc = cli_wl_write_stats(o, sim_stats(s), p, t.host_seconds, err);
 	}
 	front_destroy(f);
 	sim_destroy(s);
@@ -199,74 +447,48 @@ static int run(const struct gpu_params *p, const struct workload *w, const char 
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "set", required_argument, NULL, 'o' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "param", required_argument, NULL, 'p' },
-		{ "stats-json", required_argument, NULL, OPT_JSON },
-		{ "stats-csv", required_argument, NULL, OPT_CSV },
+		CLI_WL_LONGOPTS,
+		{ "predict", no_argument, NULL, OPT_PREDICT },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_config_opts co = { 0 };
-	const char **params = NULL;
-	size_t nparams = 0;
-	const char *wpath = NULL, *json = NULL, *csv = NULL;
-	struct workload *w;
+	struct cli_wl_opts o = { 0 };
+	struct workload *w = NULL;
 	struct gpu_params p;
 	struct sim_err err;
+	bool want_predict = false, quiet = false;
 	int ch, rc;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+c:o:w:p:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			co.path = optarg;
-			break;
-		case 'o':
-			cli_config_opts_add_override(&co, optarg);
-			break;
-		case 'w':
-			wpath = optarg;
-			break;
-		case 'p':
-			params = xreallocarray(params, nparams + 1, sizeof *params);
-			params[nparams++] = optarg;
-			break;
-		case OPT_JSON:
-			json = optarg;
-			break;
-		case OPT_CSV:
-			csv = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			cli_config_opts_free(&co);
-			free(params);
-			return SIM_EXIT_OK;
-		default:
-			cli_config_opts_free(&co);
-			free(params);
-			return cli_usage_error("run", "bad option");
+	while ((ch = getopt_long(argc, argv, "+" CLI_WL_SHORTOPTS "qh", longopts, NULL)) != -1) {
+		if (cli_wl_opt(&o, ch, optarg))
+			continue;
+		if (ch == OPT_PREDICT) {
+			want_predict = true;
+			continue;
 		}
+		if (ch == 'q') {
+			quiet = true;
+			continue;
+		}
+		cli_wl_opts_free(&o);
+		if (ch == 'h') {
+			fputs(usage, stdout);
+			return SIM_EXIT_OK;
+		}
+		return cli_usage_error("run", "bad option");
 	}
-	if (optind < argc || wpath == NULL) {
-		cli_config_opts_free(&co);
-		free(params);
-		return cli_usage_error("run", optind < argc ? "unexpected argument" :
-				       "give a workload with -w FILE");
+	if (optind < argc) {
+		cli_wl_opts_free(&o);
+		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
 	}
-	if (cli_load_params(&co, &p, &err) != 0) {
-		cli_config_opts_free(&co);
-		free(params);
+	if (cli_wl_load(&o, &p, &w, &err) != 0) {
+		cli_wl_opts_free(&o);
 		return cli_user_error(&err);
 	}
-	cli_config_opts_free(&co);
-	w = workload_load(wpath, params, nparams, &err);
-	free(params);
-	if (w == NULL)
-		return cli_user_error(&err);
-	rc = run(&p, w, json, csv, &err);
+	rc = run(&p, w, &o, want_predict, quiet, &err);
 	workload_free(w);
+	cli_wl_opts_free(&o);
 	return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);
 }

@@ -500,8 +500,8 @@ void dram_sim_report(struct dram_sim *ds, FILE *out)
 	const struct dram_spec *s = &ds->spec;
 	const struct dram_totals *t = &ds->tot;
 	struct mc_waterfall w, sum;
-	uint64_t total, ch_min = UINT64_MAX, ch_max = 0, ch_sum = 0;
-	double per_cycle_gbps, util;
+	uint64_t ch_min = UINT64_MAX, ch_max = 0, ch_sum = 0;
+	double util;
 	uint32_t ch;
 	char map[256];
 
@@ -510,14 +510,7 @@ void dram_sim_report(struct dram_sim *ds, FILE *out)
 		uint64_t d;
 
 		mc_waterfall(ds->mcs[ch], t->cycles, &w);
-		sum.data += w.data;
-		sum.ecc += w.ecc;
-		sum.row += w.row;
-		sum.act_window += w.act_window;
-		sum.turnaround += w.turnaround;
-		sum.refresh += w.refresh;
-		sum.other += w.other;
-		sum.idle += w.idle;
+		mc_waterfall_add(&sum, &w);
 		d = dram_chan_stats(mc_dram(ds->mcs[ch]))->data_cycles;
 		ch_min = d < ch_min ? d : ch_min;
 		ch_max = d > ch_max ? d : ch_max;
@@ -586,19 +579,6 @@ void dram_sim_report(struct dram_sim *ds, FILE *out)
 			nb);
 	}
 
-	total = sum.data + sum.ecc + sum.row + sum.act_window + sum.turnaround + sum.refresh +
-		sum.other + sum.idle;
-	per_cycle_gbps = total != 0 ? t->peak_gbps / (double)total : 0.0;
 	fprintf(out, "bandwidth waterfall (GB/s; the lines sum to the peak):\n");
-#define ROW(label, gbps) fprintf(out, "  %-36s %9.1f\n", label, gbps)
-	ROW("peak", t->peak_gbps);
-	ROW("- row misses and conflicts", (double)sum.row * per_cycle_gbps);
-	ROW("- activate windows (t32AW/FAW/RRD)", (double)sum.act_window * per_cycle_gbps);
-	ROW("- read/write turnaround", (double)sum.turnaround * per_cycle_gbps);
-	ROW("- refresh", (double)sum.refresh * per_cycle_gbps);
-	ROW("- ECC and read-modify-write", (double)sum.ecc * per_cycle_gbps);
-	ROW("- other (bus, tCCD, order)", (double)sum.other * per_cycle_gbps);
-	ROW("- idle (nothing queued)", (double)sum.idle * per_cycle_gbps);
-	ROW("= achieved (bursts moved)", (double)sum.data * per_cycle_gbps);
-#undef ROW
+	mc_waterfall_print(out, &sum, t->peak_gbps, "  ");
 }

@@ -1084,6 +1084,38 @@ void mc_waterfall(const struct mc *m, cycle_t now, struct mc_waterfall *w)
 	}
 }
 
+void mc_waterfall_add(struct mc_waterfall *sum, const struct mc_waterfall *w)
+{
+	sum->data += w->data;
+	sum->ecc += w->ecc;
+	sum->row += w->row;
+	sum->act_window += w->act_window;
+	sum->turnaround += w->turnaround;
+	sum->refresh += w->refresh;
+	sum->other += w->other;
+	sum->idle += w->idle;
+}
+
+void mc_waterfall_print(FILE *out, const struct mc_waterfall *w, double peak_gbps,
+			const char *indent)
+{
+	uint64_t total = w->data + w->ecc + w->row + w->act_window + w->turnaround + w->refresh +
+			 w->other + w->idle;
+	double per = total != 0 ? peak_gbps / (double)total : 0.0;
+
+#define ROW(label, gbps) fprintf(out, "%s%-36s %9.1f\n", indent, label, gbps)
+	ROW("peak", peak_gbps);
+	ROW("- row misses and conflicts", (double)w->row * per);
+	ROW("- activate windows (t32AW/FAW/RRD)", (double)w->act_window * per);
+	ROW("- read/write turnaround", (double)w->turnaround * per);
+	ROW("- refresh", (double)w->refresh * per);
+	ROW("- ECC and read-modify-write", (double)w->ecc * per);
+	ROW("- other (bus, tCCD, order)", (double)w->other * per);
+	ROW("- idle (nothing queued)", (double)w->idle * per);
+	ROW("= achieved (bursts moved)", (double)w->data * per);
+#undef ROW
+}
+
 void mc_dump(const struct mc *m, FILE *out)
 {
 	uint32_t pc;

@@ -110,6 +110,13 @@ struct mc_waterfall {
 };
 /* The waterfall up to cycle now (the tail since the last burst counted as idle or waiting). */
 void mc_waterfall(const struct mc *m, cycle_t now, struct mc_waterfall *w);
+/* sum += w, field by field (a waterfall over several channels). */
+void mc_waterfall_add(struct mc_waterfall *sum, const struct mc_waterfall *w);
+/* Prints w as GB/s lines from peak_gbps down to the achieved bandwidth, each line indented by
+ * indent; the lines subtract to the achieved line (bus cycles scaled so all of them sum to the
+ * peak). */
+void mc_waterfall_print(FILE *out, const struct mc_waterfall *w, double peak_gbps,
+			const char *indent);
 
 void mc_dump(const struct mc *m, FILE *out);
 void mc_check(const struct mc *m);

@@ -60,23 +60,31 @@ _Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS
 #define NSLOTS (WORKLOAD_MAX_REGS + 2)
 /* Core cycles without progress, the memory system idle, before the run is declared stuck. */
 #define FRONT_WATCHDOG_CYCLES 100000
+/* Core cycles between progress callbacks. */
+#define FRONT_SLICE_CYCLES 4096
 
 struct sm_core;
 
 struct warp {
+	/* What the issue scan reads, together in the first cache line. */
+	bool live, finished, at_barrier, chase_wait;
+	bool global;            /* the op at x is a global memory op: needs the LD/ST buffer */
+	uint32_t inflight;      /* line requests not yet replied to */
+	uint64_t pending;       /* registers waiting for replies */
+	uint64_t need;          /* registers the op at x waits for: its uses and its destination */
+	cycle_t busy_until;
+	int64_t chase_left;
+	const struct workload_op *op; /* the op at x, cached at every move */
+	uint64_t age;
+	/* The rest. */
 	struct sm_core *sm;
 	uint32_t idx;           /* slot in sm->warps */
 	uint32_t block;         /* slot in sm->blocks */
-	bool live, finished, at_barrier, chase_wait;
-	uint64_t age, gid;
-	struct wexec x;         /* where the warp is in the body; its lanes' coordinates */
-	uint64_t pending;       /* registers waiting for replies */
+	uint64_t gid;
+	uint64_t chase_node;
 	uint32_t outstanding[NSLOTS];
 	cycle_t issued_at[NSLOTS];
-	uint32_t inflight;      /* line requests not yet replied to */
-	cycle_t busy_until;
-	int64_t chase_left;
-	uint64_t chase_node;
+	struct wexec x;         /* where the warp is in the body; its lanes' coordinates */
 };
 
 struct block_slot {
@@ -132,6 +140,13 @@ struct front {
 	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
 	cycle_t end;
 	uint64_t progress;      /* issues and replies, for the watchdog */
+	front_progress_fn *progress_fn;
+	void *progress_ctx;
+	/* load line requests: ticks spent in each stage (from entering it to the next stamped
+	 * stage), and their means in core cycles after the run */
+	uint64_t stage_ticks[MEM_STAGE_COUNT];
+	uint64_t stage_reqs;
+	double stage_mean[MEM_STAGE_COUNT];
 	bool failed;
 	struct sim_err err;
 	struct front_stats st;
@@ -210,6 +225,26 @@ static void front_fail(struct front *f, const struct workload_op *op, const char
 static void block_release_barrier(struct sm_core *sm, struct block_slot *b);
 static void warp_advance(struct sm_core *sm, struct warp *w);
 
+static const struct workload_op *warp_op(const struct warp *w)
+{
+	return w->op;
+}
+
+static bool op_is_global(const struct workload_op *op)
+{
+	return op->kind == WORKLOAD_OP_LOAD || op->kind == WORKLOAD_OP_STORE ||
+	       op->kind == WORKLOAD_OP_CHASE;
+}
+
+static uint64_t op_needs(const struct workload_op *op)
+{
+	uint64_t need = op->uses;
+
+	if (op->reg >= 0)
+		need |= 1ull << op->reg;
+	return need;
+}
+
 /* After the walk moved: a walk that reached the end of the body finishes the warp (which may
  * complete a barrier the rest of the block waits at). */
 static void warp_settled(struct sm_core *sm, struct warp *w)
@@ -217,12 +252,16 @@ static void warp_settled(struct sm_core *sm, struct warp *w)
 	struct front *f = sm->f;
 	struct block_slot *b;
 
+	w->op = wexec_op(&w->x);
 	if (f->ectx.error) {
 		front_fail(f, w->x.err_op, f->ectx.msg);
 		return;
 	}
-	if (wexec_op(&w->x) != NULL)
+	if (w->op != NULL) {
+		w->need = op_needs(w->op);
+		w->global = op_is_global(w->op);
 		return;
+	}
 	b = &sm->blocks[w->block];
 	w->finished = true;
 	b->running--;
@@ -251,26 +290,6 @@ static void block_release_barrier(struct sm_core *sm, struct block_slot *b)
 	}
 }
 
-static const struct workload_op *warp_op(const struct warp *w)
-{
-	return wexec_op(&w->x);
-}
-
-static bool op_is_global(const struct workload_op *op)
-{
-	return op->kind == WORKLOAD_OP_LOAD || op->kind == WORKLOAD_OP_STORE ||
-	       op->kind == WORKLOAD_OP_CHASE;
-}
-
-static uint64_t op_needs(const struct workload_op *op)
-{
-	uint64_t need = op->uses;
-
-	if (op->reg >= 0)
-		need |= 1ull << op->reg;
-	return need;
-}
-
 /* Ready to issue now, the LD/ST buffer aside. */
 static bool warp_ready(const struct warp *w, cycle_t now)
 {
@@ -278,7 +297,7 @@ static bool warp_ready(const struct warp *w, cycle_t now)
 		return false;
 	if (w->chase_left > 0)
 		return true;
-	return (w->pending & op_needs(warp_op(w))) == 0;
+	return (w->pending & w->need) == 0;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -553,6 +572,23 @@ static void sm_retire(struct sm_core *sm, cycle_t now)
  * The SM's cycle
  */
 
+/* Charges each stamped stage of a load request the ticks until the next stamped one; the last
+ * stage, RETIRED, is now. */
+static void account_stages(struct front *f, struct mem_req *r)
+{
+	uint32_t s, prev = MEM_STAGE_CREATED;
+
+	if (r->stage != MEM_STAGE_RETIRED)
+		req_enter(r, MEM_STAGE_RETIRED, eventq_now(f->q));
+	for (s = MEM_STAGE_CREATED + 1; s < MEM_STAGE_COUNT; s++) {
+		if (r->stamp[s] == TICK_NEVER)
+			continue;
+		f->stage_ticks[prev] += r->stamp[s] - r->stamp[prev];
+		prev = s;
+	}
+	f->stage_reqs++;
+}
+
 static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 {
 	struct front *f = sm->f;
@@ -560,6 +596,8 @@ static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 	uint32_t slot = r->inst;
 
 	SIM_ASSERT(w != NULL && w->outstanding[slot] > 0 && w->inflight > 0);
+	if (r->type == MEM_REQ_LOAD)
+		account_stages(f, r);
 	req_free(f->pool, r, eventq_now(f->q));
 	f->progress++;
 	w->inflight--;
@@ -594,7 +632,7 @@ static void sm_issue_lrr(struct sm_core *sm, cycle_t now)
 
 		if (!warp_ready(w, now))
 			continue;
-		if (w->chase_left == 0 && op_is_global(warp_op(w)) && sm->nlines != 0)
+		if (w->chase_left == 0 && w->global && sm->nlines != 0)
 			continue;
 		if (w->chase_left > 0 && sm->nlines != 0)
 			continue;
@@ -613,13 +651,13 @@ static void sm_issue_gto(struct sm_core *sm, cycle_t now)
 		struct warp *best = NULL, *g = &sm->warps[sm->greedy % n];
 		uint32_t i;
 
-		if (warp_ready(g, now) && !(op_is_global(warp_op(g)) && sm->nlines != 0)) {
+		if (warp_ready(g, now) && !(g->global && sm->nlines != 0)) {
 			best = g;
 		} else {
 			for (i = 0; i < n; i++) {
 				struct warp *w = &sm->warps[i];
 
-				if (!warp_ready(w, now) || (op_is_global(warp_op(w)) && sm->nlines != 0))
+				if (!warp_ready(w, now) || (w->global && sm->nlines != 0))
 					continue;
 				if (best == NULL || w->age < best->age)
 					best = w;
@@ -674,7 +712,7 @@ static void sm_tick(void *self, cycle_t now)
 		}
 		if (!warp_ready(w, now))
 			continue; /* a reply wakes us */
-		if (sm->nlines != 0 && (w->chase_left > 0 || op_is_global(warp_op(w))))
+		if (sm->nlines != 0 && (w->chase_left > 0 || w->global))
 			continue; /* the request link wakes us */
 		next = now + 1;
 	}
@@ -721,6 +759,16 @@ static void register_stats(struct front *f, struct stats *st)
 			      &f->sms[i].st.issue_stalls);
 	}
 	coalescer_register_stats(f->coal, st, "coal");
+	stats_counter(st, "load_stage.requests", "load line requests the stage means are over",
+		      &f->stage_reqs);
+	for (i = 0; i + 1 < MEM_STAGE_COUNT; i++) {
+		char name[64], desc[160];
+
+		snprintf(name, sizeof name, "load_stage.%s", mem_stage_name((enum mem_stage)i));
+		snprintf(desc, sizeof desc, "mean core cycles a load line request spends from "
+			 "entering stage %s to the next stage it enters", mem_stage_name((enum mem_stage)i));
+		stats_real(st, name, desc, &f->stage_mean[i], 0);
+	}
 	f->lat = stats_dist(st, "load_latency_cycles",
 			    "warp load latency, issue to last line reply, core cycles", 0, 20000,
 			    20000);
@@ -857,21 +905,32 @@ int front_run(struct front *f, struct sim_err *err)
 		if (f->sms[i].blocks_used > 0)
 			clock_wake(f->sms[i].unit);
 	/* Watchdog: a span of core cycles with no reply and no issue is a deadlock (refresh
-	 * alone keeps the event queue going for ever). */
-	for (;;) {
+	 * alone keeps the event queue going for ever). The queue runs in slices of
+	 * FRONT_SLICE_CYCLES for the progress callback; slicing does not change what happens. */
+	{
 		uint64_t before = f->progress;
-		tick_t limit = clock_tick_of(f->clk, clock_cycle(f->clk) + FRONT_WATCHDOG_CYCLES);
+		cycle_t since = clock_cycle(f->clk);
 
-		eventq_run_until(f->q, limit);
-		if (f->failed || f->blocks_done == f->nblocks)
-			break;
-		if (f->progress == before) {
-			front_dump(f, stderr);
-			sim_dump(f->s, stderr);
-			break;
+		for (;;) {
+			tick_t limit = clock_tick_of(f->clk, clock_cycle(f->clk) + FRONT_SLICE_CYCLES);
+
+			eventq_run_until(f->q, limit);
+			if (f->failed || f->blocks_done == f->nblocks)
+				break;
+			if (f->progress_fn != NULL)
+				f->progress_fn(f->progress_ctx, clock_cycle(f->clk), f->blocks_done,
+					       f->nblocks, f->st.warp_insts);
+			if (f->progress != before) {
+				before = f->progress;
+				since = clock_cycle(f->clk);
+			} else if (clock_cycle(f->clk) - since >= FRONT_WATCHDOG_CYCLES) {
+				front_dump(f, stderr);
+				sim_dump(f->s, stderr);
+				break;
+			}
+			if (eventq_next_tick(f->q) == TICK_NEVER)
+				break;
 		}
-		if (eventq_next_tick(f->q) == TICK_NEVER)
-			break;
 	}
 	if (f->failed) {
 		*err = f->err;
@@ -896,7 +955,16 @@ int front_run(struct front *f, struct sim_err *err)
 		}
 		SIM_ASSERT(req_pool_is_drained(sim_pool(f->s)));
 	}
+	for (i = 0; i < MEM_STAGE_COUNT; i++)
+		f->stage_mean[i] = f->stage_reqs ? (double)f->stage_ticks[i] /
+				   (double)clock_period(f->clk) / (double)f->stage_reqs : 0.0;
 	return 0;
+}
+
+void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx)
+{
+	f->progress_fn = fn;
+	f->progress_ctx = ctx;
 }
 
 cycle_t front_cycles(const struct front *f)

@@ -18,9 +18,14 @@
  * order over the array's elements; the order is built once per array at creation from the
  * run's seed, and each warp starts at node (global warp number) mod elements.
  *
- * Statistics: sim.warp_insts, sim.mem_insts, sm.issue_stalls, sm.ldst_stalls,
- * sm.shared_insts, sm.shared_bank_conflicts, smN.issue_stalls, the coal.* names, and the
- * distribution load_latency_cycles (a load's issue to its last line reply; each chase load).
+ * Statistics: sim.warp_insts, sim.mem_insts, sm.issue_stalls,
+ * sm.shared_insts, sm.shared_bank_conflicts, smN.issue_stalls, the coal.* names, the
+ * distribution load_latency_cycles (a load's issue to its last line reply; each chase load),
+ * and the per-stage breakdown of load line requests: load_stage.requests and
+ * load_stage.<stage> for each stage of sim/core/req.h but the last, the mean core cycles a
+ * request spends from entering that stage to entering the next one it enters (so the means
+ * add up to the mean request latency from creation to its reply at the SM; stages a request
+ * skips, such as the L2 for an L1 hit, count as 0 for it).
  *
  * Not modelled: registers as an occupancy limit, instruction fetch, functional execution,
  * per-lane chase chains (a warp's lanes follow one chain), shared accesses wider than 4 B
@@ -91,6 +96,11 @@ void front_destroy(struct front *f);
 /* Runs the event queue until every block has retired (or an expression fails). Returns 0, or
  * -1 with err filled (an evaluation error such as a division by zero in an index). */
 int front_run(struct front *f, struct sim_err *err);
+/* Called every few thousand core cycles of front_run with the current cycle, blocks retired
+ * of all, and warp instructions issued so far. */
+typedef void front_progress_fn(void *ctx, cycle_t cycle, uint64_t blocks_done, uint64_t blocks,
+			       uint64_t warp_insts);
+void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx);
 /* Core cycle at which the last block retired. */
 cycle_t front_cycles(const struct front *f);
 uint64_t front_blocks(const struct front *f);

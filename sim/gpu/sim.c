@@ -73,12 +73,15 @@ struct sim {
 	struct link **sm_in, **sm_resp, **l1_fill, **l2_in;
 	struct level_totals t1, t2;
 	struct mem_totals tm;
+	struct stats_dist *rd_lat; /* dram.read_latency_ns */
 };
 
 static void mc_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle_t done)
 {
-	(void)ctx;
-	(void)arrival;
+	struct sim *s = ctx;
+
+	if (!a->is_write)
+		stats_dist_add(s->rd_lat, (double)(done - arrival) * (double)s->spec.tck_ps / 1000.0);
 	l2_dram_done(l2_access_owner(a), a, done);
 }
 
@@ -196,6 +199,9 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 		return s;
 	}
 
+	/* 1 ns bins up to 20 us; the registry counts the overflow. */
+	s->rd_lat = stats_dist(s->st, "dram.read_latency_ns", "32 B DRAM reads: arrival at the "
+			       "controller to the end of the data, ns", 0.0, 20000.0, 20000);
 	s->mcs = xcalloc(s->spec.channels, sizeof *s->mcs);
 	for (i = 0; i < s->spec.channels; i++) {
 		snprintf(name, sizeof name, "mc%u", i);
@@ -400,4 +406,25 @@ void sim_dump(const struct sim *s, FILE *out)
 		l2_dump(s->l2[i], out);
 	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++)
 		mc_dump(s->mcs[i], out);
+}
+
+uint32_t sim_channels(const struct sim *s)
+{
+	return s->mcs != NULL ? s->spec.channels : 0;
+}
+
+uint32_t sim_slices(const struct sim *s)
+{
+	return s->nslices;
+}
+
+struct mc *sim_mc(struct sim *s, uint32_t ch)
+{
+	SIM_ASSERT(ch < sim_channels(s));
+	return s->mcs[ch];
+}
+
+tick_t sim_dram_tck_ps(const struct sim *s)
+{
+	return s->spec.tck_ps;
 }

@@ -27,6 +27,7 @@
 struct clock;
 struct eventq;
 struct link;
+struct mc;
 struct req_pool;
 struct stats;
 struct sim;
@@ -51,6 +52,12 @@ bool sim_is_idle(const struct sim *s);
 /* Fills the aggregate statistics (l1.*, l2.*, and mem.* with the fixed model) from the units';
  * call before dumping. */
 void sim_totals(struct sim *s);
+/* DRAM channels (memory controllers; 0 with the fixed model), L2 slices, the controller of
+ * channel ch, and the DRAM clock period. */
+uint32_t sim_channels(const struct sim *s);
+uint32_t sim_slices(const struct sim *s);
+struct mc *sim_mc(struct sim *s, uint32_t ch);
+tick_t sim_dram_tck_ps(const struct sim *s);
 /* Every unit's queues, for the watchdog and panics. */
 void sim_dump(const struct sim *s, FILE *out);
 
