@@ -18,25 +18,9 @@ note() { printf '# %s\n' "$*"; }
 
 # jget FILE NAME...: the values of dotted statistic names in a --stats-json file, one a line
 # ("missing" for a name that is not there).
-jget() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for name in sys.argv[2:]:
-	v = d
-	for k in name.split("."):
-		v = v.get(k, {}) if isinstance(v, dict) else {}
-	print(v if isinstance(v, (int, float)) and not isinstance(v, bool) else "missing")' "$@"
-}
 
 # expect_num NAME EXPR: one test point that passes when the awk expression EXPR (numbers,
 # arithmetic, comparisons, abs()) is true.
-expect_num() {
-	if awk "function abs(x) { return x < 0 ? -x : x } BEGIN { exit !($2) }"; then
-		pass "$1"
-	else
-		fail "$1" "false: $2"
-	fi
-}
 
 # cfg_timing CONFIG NAME: a timing in cycles as `gmsim config check` prints it ("RFC 211").
 cfg_timing() {

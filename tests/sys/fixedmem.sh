@@ -14,18 +14,6 @@ C=configs/test/small-gpu.cfg
 # Expanded unquoted, so the double quotes reach gmsim as in -o 'memory.model="fixed"'.
 F='-o memory.model="fixed" -o memory.latency_cycles=100'
 
-jget() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for name in sys.argv[2:]:
-	v = d
-	for k in name.split("."):
-		v = v.get(k, {}) if isinstance(v, dict) else {}
-	print(v if isinstance(v, (int, float)) and not isinstance(v, bool) else "missing")' "$@"
-}
-expect_num() {
-	if awk "BEGIN { exit !($2) }"; then pass "$1"; else fail "$1" "false: $2"; fi
-}
 
 # A pointer chase, L = 100: each load is one line request, and the SM issues the next load in
 # the cycle it pops the reply, so every load takes L + 2 = 102 cycles, and the one-thread

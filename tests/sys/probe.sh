@@ -9,18 +9,6 @@
 plan 19
 C=configs/test/small-gpu.cfg
 
-jget() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for name in sys.argv[2:]:
-	v = d
-	for k in name.split("."):
-		v = v.get(k, {}) if isinstance(v, dict) else {}
-	print(v if isinstance(v, (int, float)) and not isinstance(v, bool) else "missing")' "$@"
-}
-expect_num() {
-	if awk "BEGIN { exit !($2) }"; then pass "$1"; else fail "$1" "false: $2"; fi
-}
 lat() { printf '%s\n' "$out" | awk -v kb="$1" '$1 == kb { print $2 }'; }
 
 run_gmsim probe -c $C --chase --sweep-kb 4:2048 --loads 300

@@ -209,13 +209,13 @@ static void test_stream_copy(void **state)
 	struct workload *w = load_ok("workloads/stream_copy.wl", NULL, 0);
 
 	(void)state;
-	assert_int_equal(w->grid[0], 65536);
-	assert_int_equal(w->arrays[1].base, WORKLOAD_BASE + 64ull * 1024 * 1024);
+	assert_int_equal(w->grid[0], 4096);
+	assert_int_equal(w->arrays[1].base, WORKLOAD_BASE + 4ull * 1024 * 1024);
 	check_describe(w,
-		"kernel stream_copy grid 65536x1x1 block 256x1x1\n"
-		"param n = 16777216\n"
-		"array a 16777216 x 4B at 0x10000000\n"
-		"array b 16777216 x 4B at 0x14000000\n"
+		"kernel stream_copy grid 4096x1x1 block 256x1x1\n"
+		"param n = 1048576\n"
+		"array a 1048576 x 4B at 0x10000000\n"
+		"array b 1048576 x 4B at 0x10400000\n"
 		"load a[bx * bdx + tx] 4B -> v\n"
 		"store b[bx * bdx + tx] 4B uses v\n");
 	workload_free(w);
