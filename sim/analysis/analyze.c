@@ -506,12 +506,9 @@ struct analysis *analyze_run(const struct workload *w, const struct analyze_para
 	a->threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
 	a->wpb = (uint32_t)((a->threads + WEXEC_LANES - 1) / WEXEC_LANES);
 	a->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
-	bps = sm_blocks_per_sm(&p->sm, a->wpb, w->shared_bytes);
+	bps = sm_blocks_per_sm(&p->sm, a->wpb, w->shared_bytes, w->registers);
 	if (bps == 0 || p->sms == 0) {
-		sim_err_set(err, w->path, 0, "a block of %llu threads (%u warps) and %llu B of "
-			    "shared memory does not fit on an SM (sm.max_warps = %u, sm.shared_kb = "
-			    "%u)", (unsigned long long)a->threads, a->wpb,
-			    (unsigned long long)w->shared_bytes, p->sm.max_warps, p->sm.shared_kb);
+		sm_no_fit_error(&p->sm, w, err);
 		analyze_free(a);
 		return NULL;
 	}

@@ -42,13 +42,21 @@ const struct cfg_field sm_fields[] = {
 	CFG_U32_FIELD(P, max_warps, 1, 1024, "64", "warps resident on one SM at once"),
 	CFG_U32_FIELD(P, max_blocks, 1, 1024, "32", "thread blocks resident on one SM at once"),
 	CFG_U32_FIELD(P, shared_kb, 0, 65536, "96", "shared memory per SM, KB"),
-	CFG_U32_FIELD(P, issue_width, 1, 64, "1", "warp instructions issued per SM per core cycle"),
+	CFG_U32_FIELD(P, registers, 0, 1048576, "65536",
+		      "32-bit registers per SM (0: no limit); a warp of a kernel with r registers "
+		      "per thread takes ceil(32 r / 256) x 256"),
+	CFG_U32_FIELD(P, schedulers, 1, SM_MAX_SCHEDULERS, "4",
+		      "warp schedulers per SM; warp slot i belongs to scheduler i mod schedulers"),
+	CFG_U32_FIELD(P, issue_width, 1, 64, "1",
+		      "warp instructions each scheduler issues per core cycle"),
 	CFG_ENUM_FIELD(P, scheduler, sm_scheduler_names, "\"lrr\"",
 		       "warp scheduler: lrr (loose round-robin) or gto (greedy-then-oldest)"),
 	CFG_U32_FIELD(P, shared_latency_cycles, 1, 10000, "24",
 		      "core cycles of a shared-memory access without bank conflicts"),
 	CFG_U32_FIELD(P, shared_banks, 1, 64, "32",
 		      "shared-memory banks, 4 B wide; a k-way conflict adds k - 1 cycles"),
+	CFG_U32_FIELD(P, ldst_requests_per_cycle, 1, 64, "1",
+		      "line requests the LD/ST unit hands the L1 per core cycle"),
 };
 #undef P
 _Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS");
@@ -105,8 +113,12 @@ struct sm_core {
 	struct warp *warps;
 	struct block_slot *blocks;
 	uint32_t warps_used, blocks_used;
-	uint64_t shared_used;
-	uint32_t rr, greedy;
+	uint64_t shared_used, regs_used;
+	uint32_t rr[SM_MAX_SCHEDULERS];     /* LRR: next position in each scheduler's warps */
+	uint32_t greedy[SM_MAX_SCHEDULERS]; /* GTO: each scheduler's last issued warp slot */
+	/* LD/ST requests handed to the L1 in cycle ldst_cycle */
+	cycle_t ldst_cycle, ldst_issued;
+	uint32_t ldst_pushed;
 	/* LD/ST buffer: the lines of one memory instruction, pushed as the link accepts them */
 	struct coal_line lines[COAL_MAX_LINES];
 	uint32_t nlines, next_line;
@@ -136,12 +148,15 @@ struct front {
 	struct expr_ctx ectx;
 	struct sm_core *sms;
 	uint32_t nsm, wpb;
+	uint64_t block_regs;    /* registers one block takes (0: not limited) */
 	uint64_t threads, nblocks, next_block, blocks_done, age;
 	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
 	cycle_t end;
 	uint64_t progress;      /* issues and replies, for the watchdog */
 	front_progress_fn *progress_fn;
 	void *progress_ctx;
+	front_trace_fn *trace_fn;
+	void *trace_ctx;
 	/* load line requests: ticks spent in each stage (from entering it to the next stamped
 	 * stage), and their means in core cycles after the run */
 	uint64_t stage_ticks[MEM_STAGE_COUNT];
@@ -195,9 +210,18 @@ uint32_t sm_bank_conflict_degree(const uint64_t *words, uint32_t active, uint32_
 	return deg;
 }
 
-uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t shared_bytes)
+uint64_t sm_block_registers(uint32_t warps, uint32_t regs_per_thread)
 {
-	uint64_t n = p->max_blocks;
+	uint64_t per_warp = ((uint64_t)regs_per_thread * SM_WARP_LANES + SM_REG_ALLOC_UNIT - 1) /
+			    SM_REG_ALLOC_UNIT * SM_REG_ALLOC_UNIT;
+
+	return per_warp * warps;
+}
+
+uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t shared_bytes,
+			  uint32_t regs_per_thread)
+{
+	uint64_t n = p->max_blocks, regs = sm_block_registers(warps, regs_per_thread);
 
 	if (warps == 0 || warps > p->max_warps)
 		return 0;
@@ -205,7 +229,22 @@ uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t sh
 		n = p->max_warps / warps;
 	if (shared_bytes > 0 && (uint64_t)p->shared_kb * 1024 / shared_bytes < n)
 		n = (uint64_t)p->shared_kb * 1024 / shared_bytes;
+	if (p->registers > 0 && regs > 0 && p->registers / regs < n)
+		n = p->registers / regs;
 	return (uint32_t)n;
+}
+
+int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct sim_err *err)
+{
+	uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+	uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
+
+	return sim_err_set(err, w->path, 0, "a block of %llu threads (%u warps), %llu B of shared "
+			   "memory and %llu registers does not fit on an SM (sm.max_warps = %u, "
+			   "sm.shared_kb = %u, sm.registers = %u)", (unsigned long long)threads, wpb,
+			   (unsigned long long)w->shared_bytes,
+			   (unsigned long long)sm_block_registers(wpb, w->registers), p->max_warps,
+			   p->shared_kb, p->registers);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -308,10 +347,16 @@ static void ldst_drain(struct sm_core *sm, cycle_t now)
 {
 	struct front *f = sm->f;
 
+	if (sm->ldst_cycle != now) {
+		sm->ldst_cycle = now;
+		sm->ldst_pushed = 0;
+	}
 	while (sm->next_line < sm->nlines) {
 		const struct coal_line *l = &sm->lines[sm->next_line];
 		struct mem_req *r;
 
+		if (sm->ldst_pushed == f->p.ldst_requests_per_cycle)
+			goto unblocked; /* the rest next cycle */
 		if (!link_can_push(sm->in)) {
 			link_try_push(sm->in, NULL); /* refused: counts a stall, wakes us at a pop */
 			if (!sm->blocked) {
@@ -320,7 +365,8 @@ static void ldst_drain(struct sm_core *sm, cycle_t now)
 			}
 			return;
 		}
-		r = req_alloc(f->pool, eventq_now(f->q));
+		/* CREATED is the instruction's issue, so the wait in the LD/ST unit counts */
+		r = req_alloc(f->pool, clock_tick_of(f->clk, sm->ldst_issued));
 		r->type = sm->ldst_store ? MEM_REQ_STORE : MEM_REQ_LOAD;
 		r->addr = l->addr;
 		r->sector_mask = l->sector_mask;
@@ -333,13 +379,15 @@ static void ldst_drain(struct sm_core *sm, cycle_t now)
 		r->origin = sm->ldst_warp;
 		link_push(sm->in, r);
 		sm->next_line++;
+		sm->ldst_pushed++;
 	}
+	sm->nlines = sm->next_line = 0;
+unblocked:
 	if (sm->blocked) {
 		sm->st.issue_stalls += now - sm->blocked_since;
 		f->st.issue_stalls += now - sm->blocked_since;
 		sm->blocked = false;
 	}
-	sm->nlines = sm->next_line = 0;
 }
 
 /* Coalesces one global access of w (addresses in inst) into the LD/ST buffer. */
@@ -354,6 +402,7 @@ static void ldst_fill(struct sm_core *sm, struct warp *w, struct coal_inst *inst
 	sm->ldst_warp = w;
 	sm->ldst_slot = slot;
 	sm->ldst_store = inst->is_store;
+	sm->ldst_issued = now;
 	f->st.mem_insts++;
 	if (n == 0)
 		return;
@@ -415,6 +464,8 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 
 	f->st.warp_insts++;
 	f->progress++;
+	if (f->trace_fn != NULL)
+		f->trace_fn(f->trace_ctx, now, sm->id, w->gid, op);
 	switch (op->kind) {
 	case WORKLOAD_OP_ALU:
 		w->busy_until = now + op->latency;
@@ -483,7 +534,8 @@ static bool sm_fits(const struct sm_core *sm)
 	const struct front *f = sm->f;
 
 	return sm->blocks_used < f->p.max_blocks && sm->warps_used + f->wpb <= f->p.max_warps &&
-	       sm->shared_used + f->w->shared_bytes <= (uint64_t)f->p.shared_kb * 1024;
+	       sm->shared_used + f->w->shared_bytes <= (uint64_t)f->p.shared_kb * 1024 &&
+	       (f->p.registers == 0 || sm->regs_used + f->block_regs <= f->p.registers);
 }
 
 static void sm_launch(struct sm_core *sm)
@@ -507,6 +559,7 @@ static void sm_launch(struct sm_core *sm)
 	sm->blocks_used++;
 	sm->warps_used += f->wpb;
 	sm->shared_used += wl->shared_bytes;
+	sm->regs_used += f->block_regs;
 	for (i = 0, k = 0; k < f->wpb; i++) {
 		struct warp *w;
 
@@ -557,6 +610,7 @@ static void sm_retire(struct sm_core *sm, cycle_t now)
 			sm->blocks_used--;
 			sm->warps_used -= b->nwarps;
 			sm->shared_used -= f->w->shared_bytes;
+			sm->regs_used -= f->block_regs;
 			freed = true;
 			if (++f->blocks_done == f->nblocks) {
 				f->end = now;
@@ -621,52 +675,57 @@ static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 	}
 }
 
-static void sm_issue_lrr(struct sm_core *sm, cycle_t now)
+/* Whether w may issue now: ready, and a global op only while the LD/ST buffer is empty. */
+static bool can_issue(const struct sm_core *sm, const struct warp *w, cycle_t now)
+{
+	return warp_ready(w, now) && !((w->global || w->chase_left > 0) && sm->nlines != 0);
+}
+
+/* Loose round-robin: scheduler s owns warp slots s, s + S, s + 2S, ...; it scans them from the
+ * slot after the one it issued last and issues up to issue_width. */
+static void sm_issue_lrr(struct sm_core *sm, uint32_t s, cycle_t now)
 {
 	struct front *f = sm->f;
-	uint32_t k, issued = 0, n = f->p.max_warps;
+	uint32_t S = f->p.schedulers, n = (f->p.max_warps - s + S - 1) / S;
+	uint32_t k, issued = 0, start = sm->rr[s];
 
 	for (k = 0; k < n && issued < f->p.issue_width && !f->failed; k++) {
-		uint32_t i = (sm->rr + k) % n;
-		struct warp *w = &sm->warps[i];
+		uint32_t pos = (start + k) % n;
+		struct warp *w = &sm->warps[s + pos * S];
 
-		if (!warp_ready(w, now))
-			continue;
-		if (w->chase_left == 0 && w->global && sm->nlines != 0)
-			continue;
-		if (w->chase_left > 0 && sm->nlines != 0)
+		if (!can_issue(sm, w, now))
 			continue;
 		issue(sm, w, now);
 		issued++;
-		sm->rr = (i + 1) % n;
+		sm->rr[s] = (pos + 1) % n;
 	}
 }
 
-static void sm_issue_gto(struct sm_core *sm, cycle_t now)
+/* Greedy-then-oldest: scheduler s keeps issuing its last warp while it can, else its oldest
+ * ready warp. */
+static void sm_issue_gto(struct sm_core *sm, uint32_t s, cycle_t now)
 {
 	struct front *f = sm->f;
-	uint32_t issued = 0, n = f->p.max_warps;
+	uint32_t S = f->p.schedulers, issued = 0;
 
 	while (issued < f->p.issue_width && !f->failed) {
-		struct warp *best = NULL, *g = &sm->warps[sm->greedy % n];
+		struct warp *best = NULL, *g = &sm->warps[sm->greedy[s]];
 		uint32_t i;
 
-		if (warp_ready(g, now) && !(g->global && sm->nlines != 0)) {
+		if (can_issue(sm, g, now)) {
 			best = g;
 		} else {
-			for (i = 0; i < n; i++) {
+			for (i = s; i < f->p.max_warps; i += S) {
 				struct warp *w = &sm->warps[i];
 
-				if (!warp_ready(w, now) || (w->global && sm->nlines != 0))
-					continue;
-				if (best == NULL || w->age < best->age)
+				if (can_issue(sm, w, now) && (best == NULL || w->age < best->age))
 					best = w;
 			}
 		}
 		if (best == NULL)
 			break;
 		issue(sm, best, now);
-		sm->greedy = best->idx;
+		sm->greedy[s] = best->idx;
 		issued++;
 	}
 }
@@ -685,15 +744,19 @@ static void sm_tick(void *self, cycle_t now)
 	}
 	if (sm->nlines != 0)
 		ldst_drain(sm, now);
-	if (f->p.scheduler == SM_SCHED_GTO)
-		sm_issue_gto(sm, now);
-	else
-		sm_issue_lrr(sm, now);
+	for (i = 0; i < f->p.schedulers; i++) {
+		if (f->p.scheduler == SM_SCHED_GTO)
+			sm_issue_gto(sm, i, now);
+		else
+			sm_issue_lrr(sm, i, now);
+	}
 	sm_retire(sm, now);
 	if (f->failed) {
 		clock_sleep(sm->unit);
 		return;
 	}
+	if (sm->nlines != 0 && link_can_push(sm->in))
+		next = now + 1; /* the LD/ST unit hands the rest over next cycle */
 	for (i = 0; i < f->p.max_warps && next > now + 1; i++) {
 		const struct warp *w = &sm->warps[i];
 
@@ -783,12 +846,8 @@ struct front *front_create(struct sim *s, const struct sm_params *p, const struc
 	uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
 	uint32_t i, j;
 
-	if (sm_blocks_per_sm(p, wpb, w->shared_bytes) == 0) {
-		sim_err_set(err, w->path, 0, "a block of %llu threads (%u warps) and %llu B "
-				   "of shared memory does not fit on an SM (sm.max_warps = %u, "
-				   "sm.shared_kb = %u)", (unsigned long long)threads, wpb,
-				   (unsigned long long)w->shared_bytes, p->max_warps,
-				   p->shared_kb);
+	if (sm_blocks_per_sm(p, wpb, w->shared_bytes, w->registers) == 0) {
+		sm_no_fit_error(p, w, err);
 		return NULL;
 	}
 	f = xcalloc(1, sizeof *f);
@@ -800,6 +859,7 @@ struct front *front_create(struct sim *s, const struct sm_params *p, const struc
 	f->pool = sim_pool(s);
 	f->threads = threads;
 	f->wpb = wpb;
+	f->block_regs = sm_block_registers(wpb, w->registers);
 	f->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
 	f->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(f->rng, (unsigned long)(seed ^ (seed >> 32)));
@@ -822,6 +882,8 @@ struct front *front_create(struct sim *s, const struct sm_params *p, const struc
 		sm->in = sim_sm_in(s, i);
 		sm->resp = sim_sm_resp(s, i);
 		sm->warps = xcalloc(p->max_warps, sizeof *sm->warps);
+		for (j = 0; j < p->schedulers && j < p->max_warps; j++)
+			sm->greedy[j] = j;
 		sm->blocks = xcalloc(p->max_blocks, sizeof *sm->blocks);
 		for (j = 0; j < p->max_blocks; j++)
 			sm->blocks[j].warps = xcalloc(wpb, sizeof *sm->blocks[j].warps);
@@ -959,6 +1021,12 @@ int front_run(struct front *f, struct sim_err *err)
 		f->stage_mean[i] = f->stage_reqs ? (double)f->stage_ticks[i] /
 				   (double)clock_period(f->clk) / (double)f->stage_reqs : 0.0;
 	return 0;
+}
+
+void front_set_trace(struct front *f, front_trace_fn *fn, void *ctx)
+{
+	f->trace_fn = fn;
+	f->trace_ctx = ctx;
 }
 
 void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx)

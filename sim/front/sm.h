@@ -3,14 +3,17 @@
  * unit and shared-memory banks, driving the memory hierarchy of struct sim with one workload.
  *
  * One clock unit of the core domain per SM. A global block scheduler hands the kernel's blocks
- * to the SMs round-robin while occupancy allows (warps, blocks, shared memory per SM). A warp is
- * 32 threads of a block, linearised x, then y, then z; a partial last warp has an active mask.
- * Each warp walks the op list with a loop stack; per cycle an SM issues up to issue_width ready
- * warps (loose round-robin or greedy-then-oldest). An op is ready when none of its `uses`
+ * to the SMs round-robin while occupancy allows (warps, blocks, shared memory and, when the
+ * workload gives registers per thread, registers per SM). A warp is 32 threads of a block,
+ * linearised x, then y, then z; a partial last warp has an active mask. Each warp walks the op
+ * list with a loop stack. An SM has `schedulers` warp schedulers; warp slot i belongs to
+ * scheduler i mod schedulers, and per cycle each scheduler issues up to issue_width ready warps
+ * of its own (loose round-robin or greedy-then-oldest). An op is ready when none of its `uses`
  * registers (and not its own destination register) is pending. Global loads and stores go
- * through the coalescer into the SM's LD/ST buffer, which pushes line requests into sim_sm_in as
- * the link accepts them (a memory instruction waits while the buffer holds another one: an
- * issue stall). Loads mark their register pending until the last line reply; stores are fire
+ * through the coalescer into the SM's one LD/ST buffer, which hands line requests to sim_sm_in,
+ * at most ldst_requests_per_cycle per cycle and only while the link accepts them (a memory
+ * instruction waits while the buffer holds another one; cycles the link refuses are issue
+ * stalls). Loads mark their register pending until the last line reply; stores are fire
  * and forget (the L1's ack only counts for retirement). Shared-memory ops and ALU ops make the
  * warp wait: ALU its latency, shared memory shared_latency_cycles + (bank-conflict degree - 1).
  * A barrier releases when every live warp of the block reached it. A chase op issues `loads`
@@ -27,7 +30,7 @@
  * add up to the mean request latency from creation to its reply at the SM; stages a request
  * skips, such as the L2 for an L1 hit, count as 0 for it).
  *
- * Not modelled: registers as an occupancy limit, instruction fetch, functional execution,
+ * Not modelled: instruction fetch, functional execution,
  * per-lane chase chains (a warp's lanes follow one chain), shared accesses wider than 4 B
  * (the first word of each lane decides its bank).
  */
@@ -43,6 +46,7 @@
 
 struct sim;
 struct workload;
+struct workload_op;
 struct front;
 
 #define SM_SCHEDULERS(X) \
@@ -57,18 +61,26 @@ enum sm_scheduler {
 };
 extern const char *const sm_scheduler_names[];
 
+/* Warp schedulers an SM may have. */
+#define SM_MAX_SCHEDULERS 32
+/* Registers are allocated to a warp in units of this many (Volta through Hopper: 256). */
+#define SM_REG_ALLOC_UNIT 256
+
 /* sm: one SM's front end (every SM alike). */
 struct sm_params {
 	uint32_t max_warps;
 	uint32_t max_blocks;
 	uint32_t shared_kb;
-	uint32_t issue_width;
-	uint32_t scheduler; /* enum sm_scheduler */
+	uint32_t registers;
+	uint32_t schedulers;
+	uint32_t issue_width;  /* per scheduler */
+	uint32_t scheduler;    /* enum sm_scheduler */
 	uint32_t shared_latency_cycles;
 	uint32_t shared_banks;
+	uint32_t ldst_requests_per_cycle;
 };
 
-#define SM_NFIELDS 7 /* entries of sm_fields[] */
+#define SM_NFIELDS 10 /* entries of sm_fields[] */
 extern const struct cfg_field sm_fields[];
 
 /* Lanes of one warp. */
@@ -81,9 +93,15 @@ extern const struct cfg_field sm_fields[];
  */
 uint32_t sm_bank_conflict_degree(const uint64_t *words, uint32_t active, uint32_t banks);
 
-/* Blocks of `warps` warps and `shared_bytes` of shared memory one SM holds at once (0: the
- * block does not fit at all). */
-uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t shared_bytes);
+/* Registers a block of `warps` warps takes with regs_per_thread each (0 for 0): every warp
+ * rounds 32 x regs_per_thread up to SM_REG_ALLOC_UNIT. */
+uint64_t sm_block_registers(uint32_t warps, uint32_t regs_per_thread);
+/* Blocks of `warps` warps, `shared_bytes` of shared memory and regs_per_thread registers per
+ * thread (0: not given) one SM holds at once (0: the block does not fit at all). */
+uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t shared_bytes,
+			  uint32_t regs_per_thread);
+/* Fills err with why a block of w does not fit on an SM of p; returns -1. */
+int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct sim_err *err);
 
 /*
  * Attaches one unit per SM of s to its core clock and registers the statistics in sim_stats(s).
@@ -101,6 +119,11 @@ int front_run(struct front *f, struct sim_err *err);
 typedef void front_progress_fn(void *ctx, cycle_t cycle, uint64_t blocks_done, uint64_t blocks,
 			       uint64_t warp_insts);
 void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx);
+/* Called at every warp instruction issued (each load of a chase) with the core cycle, the SM,
+ * the global warp number (block number x warps per block + warp in the block) and the op. */
+typedef void front_trace_fn(void *ctx, cycle_t cycle, uint32_t sm, uint64_t gid,
+			    const struct workload_op *op);
+void front_set_trace(struct front *f, front_trace_fn *fn, void *ctx);
 /* Core cycle at which the last block retired. */
 cycle_t front_cycles(const struct front *f);
 uint64_t front_blocks(const struct front *f);

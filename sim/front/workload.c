@@ -1030,8 +1030,8 @@ static void wl_load_body(struct wl_loader *L, const struct cfg_node *list, const
  * Whole file
  */
 
-static const char *const wl_top_keys[] = { "kernel", "params", "grid", "block", "arrays",
-					   "shared", "body" };
+static const char *const wl_top_keys[] = { "kernel", "params", "grid", "block", "registers",
+					   "arrays", "shared", "body" };
 
 static void wl_load_tree(struct wl_loader *L, struct cfg *c, const char *const *ovr, size_t n)
 {
@@ -1063,6 +1063,13 @@ static void wl_load_tree(struct wl_loader *L, struct cfg *c, const char *const *
 		w->block[1] = w->block[2] = 1;
 	} else {
 		wl_load_dims(L, m, "block", w->block);
+	}
+	m = cfg_node_member(root, "registers");
+	if (m != NULL) {
+		int64_t v;
+
+		if (wl_const(L, m, "registers", 1, WORKLOAD_MAX_THREAD_REGS, &v) == 0)
+			w->registers = (uint32_t)v;
 	}
 
 	wl_load_arrays(L, cfg_node_member(root, "arrays"), "arrays", false);
@@ -1203,8 +1210,11 @@ void workload_describe(const struct workload *w, FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "kernel %s grid %ux%ux%u block %ux%ux%u\n", w->kernel, w->grid[0], w->grid[1],
+	fprintf(out, "kernel %s grid %ux%ux%u block %ux%ux%u", w->kernel, w->grid[0], w->grid[1],
 		w->grid[2], w->block[0], w->block[1], w->block[2]);
+	if (w->registers > 0)
+		fprintf(out, " registers %u", w->registers);
+	fputc('\n', out);
 	for (i = 0; i < w->nparams; i++)
 		fprintf(out, "param %s = %" PRId64 "%s\n", w->params[i].name, w->params[i].value,
 			w->params[i].overridden ? " (-p)" : "");

@@ -17,9 +17,10 @@
  * Top-level keys: kernel (string, required), params (group of integers), grid and block (1 to 3
  * dimensions, missing ones are 1: a list ( x, y, z ) of integers or expression strings, an array
  * [ x, y, z ] of integers (libconfig arrays cannot mix kinds) or one value for x; block defaults
- * to (32, 1, 1), grid is required), arrays and shared (lists of { name; elems; type or
- * elem_bytes }; types char uchar short half int uint float long double int2 float2 int4 float4
- * double2), body (list of ops, required).
+ * to (32, 1, 1), grid is required), registers (per thread, 1..255, an integer or a constant
+ * expression; optional: without it registers do not limit occupancy), arrays and shared (lists
+ * of { name; elems; type or elem_bytes }; types char uchar short half int uint float long double
+ * int2 float2 int4 float4 double2), body (list of ops, required).
  *
  * Ops (key "op"; every other key below, and nothing else, is allowed):
  *	load          array index [bytes] [reg] [uses]     global load; reg names the loaded value
@@ -73,6 +74,8 @@
 #define WORKLOAD_MAX_DEPTH 8u
 #define WORKLOAD_MAX_REGS 64u
 #define WORKLOAD_NVARS (EXPR_BUILTIN_COUNT + WORKLOAD_MAX_DEPTH)
+/* Registers one thread may use (the PTX limit since Kepler). */
+#define WORKLOAD_MAX_THREAD_REGS 255
 
 #define WORKLOAD_OPS(X)                     \
 	X(LOAD, "load")                     \
@@ -129,6 +132,7 @@ struct workload {
 	char *path;           /* as given */
 	char *kernel;
 	uint32_t grid[3], block[3];
+	uint32_t registers;     /* per thread; 0: not given */
 	struct workload_param *params;
 	size_t nparams;
 	struct workload_array *arrays;

@@ -29,12 +29,13 @@ set -- $(jget "$tap_tmp/f1.json" sim.cycles mem.requests mem.replies l1.accesses
 expect_num "chase: 200 x 102 cycles ($1); 200 requests replied, no L1, L2 or DRAM access" \
 	"$1 == 200 * 102 && $2 == 200 && $3 == 200 && $4 == 0 && $5 == 0 && $6 == 0"
 
-# The rate: the straddling warp load is 2 line requests pushed together; at 1 request per
-# cycle the second is taken a cycle after the first (L + 3, one queue cycle), at 2 per cycle
-# both at once (L + 2).
-run_gmsim run -c $C $F -w workloads/straddle.wl --stats-json "$tap_tmp/f2.json"
-run_gmsim run -c $C $F -o memory.requests_per_cycle=2 -w workloads/straddle.wl \
-	--stats-json "$tap_tmp/f3.json"
+# The rate: the straddling warp load is 2 line requests, pushed together by an LD/ST unit that
+# hands over 2 a cycle; at 1 request per cycle the memory takes the second a cycle after the
+# first (L + 3, one queue cycle), at 2 per cycle both at once (L + 2).
+run_gmsim run -c $C $F -o sm.ldst_requests_per_cycle=2 -w workloads/straddle.wl \
+	--stats-json "$tap_tmp/f2.json"
+run_gmsim run -c $C $F -o sm.ldst_requests_per_cycle=2 -o memory.requests_per_cycle=2 \
+	-w workloads/straddle.wl --stats-json "$tap_tmp/f3.json"
 set -- $(jget "$tap_tmp/f2.json" load_latency_cycles.max mem.queue_cycles) \
 	$(jget "$tap_tmp/f3.json" load_latency_cycles.max mem.queue_cycles)
 expect_num "2 lines at 1 request per cycle take L + 3 ($1), at 2 per cycle L + 2 ($3)" \
@@ -42,8 +43,9 @@ expect_num "2 lines at 1 request per cycle take L + 3 ($1), at 2 per cycle L + 2
 
 # STREAM copy on the default config, default L = 400: one warp instruction per SM per cycle and
 # one line each, so nothing queues and every load takes 402 cycles; stores are answered too.
-run_gmsim run -c configs/default.cfg -o 'memory.model="fixed"' -w workloads/stream_copy.wl \
-	-p n=65536 --stats-json "$tap_tmp/f4.json"
+# One scheduler: a load never shares its cycle's LD/ST slot with a store of another scheduler.
+run_gmsim run -c configs/default.cfg -o 'memory.model="fixed"' -o sm.schedulers=1 \
+	-w workloads/stream_copy.wl -p n=65536 --stats-json "$tap_tmp/f4.json"
 set -- $rc $(jget "$tap_tmp/f4.json" coal.requests mem.requests mem.loads mem.stores mem.replies)
 expect_num "stream copy runs: $3 requests ($4 loads, $5 stores), $6 replied" \
 	"$1 == 0 && $2 == 4096 && $3 == 4096 && $4 == 2048 && $5 == 2048 && $6 == 4096"

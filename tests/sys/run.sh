@@ -129,17 +129,17 @@ expect_match "the report shows the load path and the DRAM waterfall" \
 
 # Transpose pair, 256 x 256: the naive column stores cost 16.5 times the L2 requests per
 # useful byte (2048 loads + 2048 x 32 store lines against 2048 + 2048), about 2.7 times the
-# crossbar bytes and over twice the cycles. The DRAM bytes grow far less (1.27 times here, 2 %
-# on the default GPU at 1024 x 1024): the L2 merges the 4 B column writes of a block's 8 warps
-# into full 32 B sectors before it writes them back, so only lines evicted half-written cost
-# extra DRAM traffic.
+# crossbar bytes and over twice the cycles. The DRAM bytes grow less (1.8 times here): the L2
+# merges the 4 B column writes of a block's 8 warps into 32 B sectors, so only sectors evicted
+# before the block completes them cost extra DRAM traffic, which this 128 KB L2 does often and
+# the default GPU's 6 MB L2 hardly at all.
 run_gmsim run -c $C -w workloads/transpose_naive.wl -p n=256 --stats-json "$tap_tmp/n2.json"
 run_gmsim run -c $C -w workloads/transpose_tiled.wl -p n=256 --stats-json "$tap_tmp/g2.json"
 set -- $(jget "$tap_tmp/n2.json" l2.accesses xbar.req.bytes xbar.reply.bytes dram.bytes_moved \
 	sim.cycles) $(jget "$tap_tmp/g2.json" l2.accesses xbar.req.bytes xbar.reply.bytes \
 	dram.bytes_moved sim.cycles)
 expect_num "naive transpose: $1 vs $6 L2 requests, crossbar $2+$3 vs $7+$8 B, $5 vs ${10} cycles" \
-	"$1 == 16.5 * $6 && $2 + $3 > 2.5 * ($7 + $8) && $5 > 2 * ${10} && $4 > $9 && $4 < 1.5 * $9"
+	"$1 == 16.5 * $6 && $2 + $3 > 2.5 * ($7 + $8) && $5 > 2 * ${10} && $4 > 1.2 * $9"
 
 # `gmsim run` with no arguments: the default config and workload.
 run_gmsim run -q

@@ -1,7 +1,10 @@
 /*
- * test_sm.c - the pieces of the SM model that stand alone (sim/front/sm.c): the shared-memory
- * bank-conflict degree, the lane -> thread linearisation of a warp (x, then y, then z; partial
- * last warps), and the occupancy limit of the block scheduler (warps, blocks, shared memory).
+ * test_sm.c - the SM model (sim/front/sm.c): the shared-memory bank-conflict degree, the
+ * lane -> thread linearisation of a warp (x, then y, then z; partial last warps), the occupancy
+ * limit of the block scheduler (warps, blocks, shared memory, registers), and, on a fixed-latency
+ * memory with the issue trace, the scoreboard (a use waits for its load, a load for its pending
+ * destination), the LD/ST unit's requests per cycle, the warp schedulers' issue order (loose
+ * round-robin, greedy-then-oldest, several schedulers, issue width) and register occupancy.
  */
 #include "config.h"
 
@@ -11,7 +14,10 @@
 
 #include "unit.h"
 
+#include "params.h"
+#include "sim.h"
 #include "sm.h"
+#include "workload.h"
 #include "warpexec.h"
 
 #define ALL 0xffffffffu
@@ -75,18 +81,197 @@ static void test_lanes(void **state)
 
 static void test_occupancy(void **state)
 {
-	struct sm_params p = { 64, 32, 96, 1, SM_SCHED_LRR, 24, 32 };
+	struct sm_params p = { .max_warps = 64, .max_blocks = 32, .shared_kb = 96,
+			       .registers = 65536, .schedulers = 4, .issue_width = 1 };
 
 	(void)state;
-	/* 8-warp blocks, no shared memory: 64 / 8 */
-	assert_int_equal(sm_blocks_per_sm(&p, 8, 0), 8);
+	/* 8-warp blocks, no shared memory, no registers given: 64 / 8 */
+	assert_int_equal(sm_blocks_per_sm(&p, 8, 0, 0), 8);
 	/* 1-warp blocks: the block limit */
-	assert_int_equal(sm_blocks_per_sm(&p, 1, 0), 32);
+	assert_int_equal(sm_blocks_per_sm(&p, 1, 0, 0), 32);
 	/* 40 KB of shared memory each: 96 / 40 */
-	assert_int_equal(sm_blocks_per_sm(&p, 2, 40 * 1024), 2);
+	assert_int_equal(sm_blocks_per_sm(&p, 2, 40 * 1024, 0), 2);
 	/* too many warps, too much shared memory */
-	assert_int_equal(sm_blocks_per_sm(&p, 65, 0), 0);
-	assert_int_equal(sm_blocks_per_sm(&p, 1, 97 * 1024), 0);
+	assert_int_equal(sm_blocks_per_sm(&p, 65, 0, 0), 0);
+	assert_int_equal(sm_blocks_per_sm(&p, 1, 97 * 1024, 0), 0);
+	/* registers: 64 per thread = 2048 per warp, 16384 per 8-warp block: 65536 / 16384 */
+	assert_int_equal(sm_block_registers(8, 64), 16384);
+	assert_int_equal(sm_blocks_per_sm(&p, 8, 0, 64), 4);
+	/* 33 per thread: 1056 per warp rounds up to 1280; 10240 per block: 6 blocks */
+	assert_int_equal(sm_block_registers(8, 33), 10240);
+	assert_int_equal(sm_blocks_per_sm(&p, 8, 0, 33), 6);
+	/* 255 per thread, 32 warps: 8160 -> 8192 per warp, 262144 per block: does not fit */
+	assert_int_equal(sm_blocks_per_sm(&p, 32, 0, 255), 0);
+	/* sm.registers = 0: no limit */
+	p.registers = 0;
+	assert_int_equal(sm_blocks_per_sm(&p, 8, 0, 255), 8);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The SMs on a fixed-latency memory (memory.model = "fixed", L = 10 cycles, one SM): exact issue
+ * cycles from the trace hook. A load issued at cycle c is pushed at c, accepted by the memory at
+ * c + 1, replied L cycles later and popped by the SM at c + L + 2 (test_fixedmem.c), which
+ * issues the dependent op in that same cycle.
+ */
+
+#define L_FIXED 10
+#define MAX_TRACE 256
+
+struct trace {
+	uint32_t n;
+	cycle_t cycle[MAX_TRACE];
+	uint64_t gid[MAX_TRACE];
+	enum workload_op_kind kind[MAX_TRACE];
+};
+
+static void trace_fn(void *ctx, cycle_t cycle, uint32_t sm, uint64_t gid,
+		     const struct workload_op *op)
+{
+	struct trace *t = ctx;
+
+	(void)sm;
+	assert_true(t->n < MAX_TRACE);
+	t->cycle[t->n] = cycle;
+	t->gid[t->n] = gid;
+	t->kind[t->n] = op->kind;
+	t->n++;
+}
+
+/* Runs workload wl (with -p params) on the small test GPU with one SM, the fixed memory and
+ * the config overrides extra (NULL-terminated); fills t and returns the kernel's cycles. */
+static cycle_t run_traced(const char *wl, const char *const *params, size_t nparams,
+			  const char *const *extra, struct trace *t)
+{
+	const char *ovr[16] = { "memory.model=\"fixed\"", "memory.latency_cycles=10",
+				"memory.requests_per_cycle=64", "gpu.sms=1" };
+	size_t n = 4;
+	struct gpu_params p;
+	struct sim_err err;
+	struct workload *w;
+	struct front *f;
+	struct sim *s;
+	cycle_t cycles;
+
+	while (extra != NULL && *extra != NULL)
+		ovr[n++] = *extra++;
+	if (gpu_params_load(&p, unit_src_path("configs/test/small-gpu.cfg"), ovr, n, &err) != 0)
+		fail_msg("config: %s", err.msg);
+	w = workload_load(unit_src_path(wl), params, nparams, &err);
+	if (w == NULL)
+		fail_msg("workload: %s", err.msg);
+	s = sim_create(&p, &err);
+	assert_non_null(s);
+	f = front_create(s, &p.sm, w, p.sim.seed, &err);
+	assert_non_null(f);
+	memset(t, 0, sizeof *t);
+	front_set_trace(f, trace_fn, t);
+	assert_int_equal(front_run(f, &err), 0);
+	cycles = front_cycles(f);
+	front_destroy(f);
+	sim_destroy(s);
+	workload_free(w);
+	return cycles;
+}
+
+static void test_scoreboard(void **state)
+{
+	static const char *const nouse[] = { "uses=0" };
+	struct trace t;
+
+	(void)state;
+	/* The ALU op that uses v issues when the load's reply arrives: L + 2 cycles after it. */
+	run_traced("tests/data/sm/scoreboard.wl", NULL, 0, NULL, &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.kind[0], WORKLOAD_OP_LOAD);
+	assert_int_equal(t.kind[1], WORKLOAD_OP_ALU);
+	assert_int_equal(t.cycle[1] - t.cycle[0], L_FIXED + 2);
+	/* Without the use it issues the next cycle. */
+	run_traced("tests/data/sm/scoreboard.wl", nouse, 1, NULL, &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.cycle[1] - t.cycle[0], 1);
+	/* A load whose destination is still pending waits too (write after write). */
+	run_traced("tests/data/sm/waw.wl", NULL, 0, NULL, &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.cycle[1] - t.cycle[0], L_FIXED + 2);
+}
+
+static void test_ldst_rate(void **state)
+{
+	static const char *const four[] = { "sm.ldst_requests_per_cycle=4", NULL };
+	struct trace t;
+
+	(void)state;
+	/* 32 line requests, one per cycle: the last is pushed 31 cycles after the first, and the
+	 * use waits for it. */
+	run_traced("tests/data/sm/stride32.wl", NULL, 0, NULL, &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.cycle[1] - t.cycle[0], 31 + L_FIXED + 2);
+	/* Four per cycle: the last leaves 7 cycles after the first. */
+	run_traced("tests/data/sm/stride32.wl", NULL, 0, four, &t);
+	assert_int_equal(t.cycle[1] - t.cycle[0], 7 + L_FIXED + 2);
+}
+
+static void test_scheduler_order(void **state)
+{
+	static const char *const gto[] = { "sm.schedulers=1", "sm.scheduler=\"gto\"", NULL };
+	static const char *const lrr[] = { "sm.schedulers=1", "sm.scheduler=\"lrr\"", NULL };
+	static const char *const lrr2[] = { "sm.schedulers=2", "sm.scheduler=\"lrr\"", NULL };
+	static const char *const wide[] = { "sm.schedulers=1", "sm.issue_width=4", NULL };
+	static const uint64_t lrr_order[12] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
+	static const uint64_t gto_order[12] = { 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3 };
+	struct trace t;
+	uint32_t i;
+
+	(void)state;
+	/* One scheduler, 4 warps of three 1-cycle ALU ops. Round-robin takes turns. */
+	run_traced("tests/data/sm/alu3.wl", NULL, 0, lrr, &t);
+	assert_int_equal(t.n, 12);
+	for (i = 0; i < 12; i++) {
+		assert_int_equal(t.gid[i], lrr_order[i]);
+		assert_int_equal(t.cycle[i], t.cycle[0] + i);
+	}
+	/* Greedy-then-oldest keeps warp 0 until it is done (its next op is ready every cycle). */
+	run_traced("tests/data/sm/alu3.wl", NULL, 0, gto, &t);
+	assert_int_equal(t.n, 12);
+	for (i = 0; i < 12; i++) {
+		assert_int_equal(t.gid[i], gto_order[i]);
+		assert_int_equal(t.cycle[i], t.cycle[0] + i);
+	}
+	/* Two schedulers: slots 0 and 2 are scheduler 0's, 1 and 3 scheduler 1's; two issues a
+	 * cycle, 6 cycles in all. */
+	run_traced("tests/data/sm/alu3.wl", NULL, 0, lrr2, &t);
+	assert_int_equal(t.n, 12);
+	for (i = 0; i < 12; i += 2) {
+		assert_int_equal(t.cycle[i], t.cycle[0] + i / 2);
+		assert_int_equal(t.cycle[i + 1], t.cycle[i]);
+		assert_int_equal(t.gid[i] % 2, 0);
+		assert_int_equal(t.gid[i + 1] % 2, 1);
+	}
+	/* One scheduler issuing 4 a cycle: every warp each cycle, 3 cycles in all. */
+	run_traced("tests/data/sm/alu3.wl", NULL, 0, wide, &t);
+	assert_int_equal(t.n, 12);
+	assert_int_equal(t.cycle[11] - t.cycle[0], 2);
+}
+
+static void test_register_occupancy(void **state)
+{
+	static const char *const small[] = { "r=16" };
+	struct trace t;
+	uint32_t i;
+
+	(void)state;
+	/* 128 registers per thread: two 8-warp blocks fill the 65536 registers; the third block
+	 * starts when the first two retire, 100 cycles of ALU later. */
+	run_traced("tests/data/sm/regs.wl", NULL, 0, NULL, &t);
+	assert_int_equal(t.n, 24);
+	for (i = 0; i < 16; i++)
+		assert_true(t.gid[i] < 16 && t.cycle[i] < t.cycle[0] + 8);
+	for (i = 16; i < 24; i++)
+		assert_true(t.gid[i] >= 16 && t.cycle[i] >= t.cycle[0] + 100);
+	/* 16 per thread: all three blocks at once. */
+	run_traced("tests/data/sm/regs.wl", small, 1, NULL, &t);
+	assert_int_equal(t.n, 24);
+	assert_true(t.cycle[23] < t.cycle[0] + 8);
 }
 
 int main(void)
@@ -95,6 +280,10 @@ int main(void)
 		cmocka_unit_test(test_bank_conflicts),
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_occupancy),
+		cmocka_unit_test(test_scoreboard),
+		cmocka_unit_test(test_ldst_rate),
+		cmocka_unit_test(test_scheduler_order),
+		cmocka_unit_test(test_register_occupancy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -313,6 +313,7 @@ static const struct bad_case bad_cases[] = {
 	{ "missing_key.wl", "@:7: body[1].index: required key missing (op \"load\")" },
 	{ "wrong_type.wl",
 	  "@:7: body[0].latency: expected an integer in 1..1000000, got \"fast\"" },
+	{ "registers.wl", "@:4: registers: expected a value in 1..255, got 300" },
 	{ "many.wl",
 	  "@:4: grid[0]: \"tx\" at column 1 is a thread or block index: only parameters may "
 	  "appear here\n"
