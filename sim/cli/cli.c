@@ -96,10 +96,13 @@ bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg)
 		cli_config_opts_add_override(&o->co, arg);
 		return true;
 	case 'w':
-		o->workload = arg;
+		o->workloads = xreallocarray(o->workloads, o->nworkloads + 1, sizeof *o->workloads);
+		o->workloads[o->nworkloads++] = arg;
 		return true;
 	case 'p':
 		o->params = xreallocarray(o->params, o->nparams + 1, sizeof *o->params);
+		o->param_of = xreallocarray(o->param_of, o->nparams + 1, sizeof *o->param_of);
+		o->param_of[o->nparams] = o->nworkloads > 0 ? o->nworkloads - 1 : 0;
 		o->params[o->nparams++] = arg;
 		return true;
 	case CLI_OPT_JSON:
@@ -116,27 +119,59 @@ bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg)
 void cli_wl_opts_free(struct cli_wl_opts *o)
 {
 	cli_config_opts_free(&o->co);
+	free(o->workloads);
 	free(o->params);
+	free(o->param_of);
+	o->workloads = NULL;
 	o->params = NULL;
-	o->nparams = 0;
+	o->param_of = NULL;
+	o->nworkloads = o->nparams = 0;
 }
 
-int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct workload **w,
-		struct sim_err *err)
+int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct workload ***ws,
+		size_t *nw, struct sim_err *err)
 {
-	const char *path = o->workload != NULL ? o->workload : CLI_DEFAULT_WORKLOAD;
+	size_t n = o->nworkloads > 0 ? o->nworkloads : 1, k, i;
+	const char **mine = xcalloc(o->nparams + 1, sizeof *mine);
 
-	*w = NULL;
-	if (cli_load_params(&o->co, p, err) != 0)
-		return -1;
-	*w = workload_load(path, o->params, o->nparams, err);
-	if (*w == NULL) {
-		if (o->workload == NULL && err->line == 0 && strstr(err->msg, "cannot") != NULL)
-			sim_err_set(err, path, 0, "%s (the default workload, relative to the "
-				    "current directory; give -w FILE)", err->msg);
+	*ws = NULL;
+	*nw = 0;
+	if (cli_load_params(&o->co, p, err) != 0) {
+		free(mine);
 		return -1;
 	}
+	*ws = xcalloc(n, sizeof **ws);
+	for (k = 0; k < n; k++) {
+		const char *path = o->nworkloads > 0 ? o->workloads[k] : CLI_DEFAULT_WORKLOAD;
+		size_t m = 0;
+
+		for (i = 0; i < o->nparams; i++)
+			if (o->param_of[i] == k)
+				mine[m++] = o->params[i];
+		(*ws)[k] = workload_load(path, mine, m, err);
+		if ((*ws)[k] == NULL) {
+			if (o->nworkloads == 0 && err->line == 0 &&
+			    strstr(err->msg, "cannot") != NULL)
+				sim_err_set(err, path, 0, "%s (the default workload, relative to the "
+					    "current directory; give -w FILE)", err->msg);
+			cli_wl_free(*ws, k);
+			*ws = NULL;
+			free(mine);
+			return -1;
+		}
+	}
+	free(mine);
+	*nw = n;
 	return 0;
+}
+
+void cli_wl_free(struct workload **ws, size_t nw)
+{
+	size_t k;
+
+	for (k = 0; k < nw && ws != NULL; k++)
+		workload_free(ws[k]);
+	free(ws);
 }
 
 int cli_wl_write_stats(const struct cli_wl_opts *o, const struct stats *st,

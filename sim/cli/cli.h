@@ -74,7 +74,8 @@ enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_FREE };
 /* The usage lines of those options. */
 #define CLI_WL_USAGE                                                                  \
 	"  -w, --workload FILE     workload (.wl; default " CLI_DEFAULT_WORKLOAD ")\n"  \
-	"  -p, --param NAME=VALUE  override a workload parameter; repeatable\n"         \
+	"  -p, --param NAME=VALUE  override a parameter of the workload of the last -w\n" \
+	"                          before it (or of the first); repeatable\n"          \
 	"  -c, --config FILE       configuration (default " CLI_DEFAULT_CONFIG ")\n"    \
 	"  -o, --set group.key=VAL override one config key; repeatable\n"               \
 	"  --stats-json FILE       every statistic as JSON\n"                           \
@@ -82,19 +83,25 @@ enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_FREE };
 
 struct workload;
 
+/* -w may repeat (gmsim run: kernels run in that order); a -p belongs to the workload of the
+ * last -w before it, or to the first workload if no -w precedes it. */
 struct cli_wl_opts {
 	struct cli_config_opts co;
-	const char *workload;          /* NULL: CLI_DEFAULT_WORKLOAD */
+	const char **workloads;        /* none: CLI_DEFAULT_WORKLOAD */
+	size_t nworkloads;
 	const char **params;
+	size_t *param_of;              /* params[i] belongs to workload param_of[i] */
 	size_t nparams;
 	const char *json, *csv;
 };
 /* Takes option ch (with its argument) if it is one of the above; false otherwise. */
 bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg);
 void cli_wl_opts_free(struct cli_wl_opts *o);
-/* Loads the config and the workload. Returns 0, or -1 with err filled. */
-int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct workload **w,
-		struct sim_err *err);
+/* Loads the config and the workloads into a malloc'd array *ws of *nw (>= 1; free with
+ * cli_wl_free). Returns 0, or -1 with err filled. */
+int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct workload ***ws,
+		size_t *nw, struct sim_err *err);
+void cli_wl_free(struct workload **ws, size_t nw);
 /* Per-SM L1 and total L2 (slices x slice) capacity of config p, in bytes. Returns 0, or -1
  * with err filled (the DRAM part of p does not resolve). */
 int cli_cache_capacities(const struct gpu_params *p, uint64_t *l1, uint64_t *l2,

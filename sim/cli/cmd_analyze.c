@@ -62,7 +62,8 @@ int cmd_analyze(int argc, char **argv)
 	const char *caplist = NULL;
 	struct analyze_params ap;
 	struct analysis *a = NULL;
-	struct workload *w = NULL;
+	struct workload **ws = NULL, *w;
+	size_t nw = 0;
 	struct stats *st = NULL;
 	struct gpu_params p;
 	struct sim_err err;
@@ -95,8 +96,16 @@ int cmd_analyze(int argc, char **argv)
 		cli_wl_opts_free(&o);
 		return cli_usage_error("analyze", "%s", err.msg);
 	}
-	if (cli_wl_load(&o, &p, &w, &err) != 0)
+	if (o.nworkloads > 1) {
+		size_t n = o.nworkloads;
+
+		cli_wl_opts_free(&o);
+		free(caps);
+		return cli_usage_error("analyze", "one workload at a time (-w given %zu times)", n);
+	}
+	if (cli_wl_load(&o, &p, &ws, &nw, &err) != 0)
 		goto user_error;
+	w = ws[0];
 	memset(&ap, 0, sizeof ap);
 	ap.sms = p.gpu.sms;
 	ap.sm = p.sm;
@@ -129,7 +138,7 @@ user_error:
 out:
 	analyze_free(a);
 	stats_destroy(st);
-	workload_free(w);
+	cli_wl_free(ws, nw);
 	free(caps);
 	cli_wl_opts_free(&o);
 	return rc;

@@ -15,7 +15,8 @@
  * stage (the load_stage.* means of sm.h, which add up to the mean request latency); and the
  * DRAM bandwidth waterfall from peak to achieved (sim/dram/mc.h).
  *
- * Not yet: a list of kernels (one launch per run).
+ * Several -w: the kernels run in order on one machine (sm.h: front_create), reported as one
+ * run with each kernel's start and end (kernelN.start, kernelN.end).
  */
 #include "config.h"
 
@@ -42,13 +43,15 @@
 #include "workload.h"
 
 static const char usage[] =
-	"Usage: gmsim run [-w WORKLOAD] [-p name=value ...] [-c FILE] [-o group.key=value ...]\n"
+	"Usage: gmsim run [-w WORKLOAD [-p name=value ...] ...] [-c FILE] [-o group.key=value ...]\n"
 	"                 [--predict] [--quiet] [--stats-json FILE] [--stats-csv FILE]\n"
 	"\n"
-	"Simulates one kernel of a workload file on the GPU a config describes and prints a\n"
+	"Simulates the kernel of a workload file on the GPU a config describes and prints a\n"
 	"summary: cycles, warp instructions, coalescing, bandwidth and hit rates per level, DRAM\n"
 	"row hits, refresh and ECC, load latency with its per-stage breakdown, and the DRAM\n"
-	"bandwidth waterfall. With no options: the default config and workload.\n"
+	"bandwidth waterfall. Several -w run their kernels one after the other (each starts when\n"
+	"the one before has finished and its stores have drained; the caches stay warm). With no\n"
+	"options: the default config and workload.\n"
 	"\n"
 	CLI_WL_USAGE
 	"  --predict               also run the timing-free analysis (gmsim analyze) and print\n"
@@ -61,6 +64,7 @@ enum { OPT_PREDICT = CLI_OPT_FREE };
 /* The run-level and DRAM aggregates (DESIGN section 6) and the bandwidth of each level. */
 struct run_totals {
 	uint64_t cycles, events;
+	uint64_t *kstart, *kend;         /* per kernel, core cycles */
 	double time_ns, host_seconds;
 	uint64_t requests, reads, writes, bytes_moved, bytes_useful, refreshes, row_hits,
 		row_accesses, ecc_bursts, refresh_bank_cycles, read_wait, read_service;
@@ -103,9 +107,20 @@ static void progress_cb(void *ctx, cycle_t cycle, uint64_t done, uint64_t blocks
 	fflush(stderr);
 }
 
-static void register_totals(struct stats *st, struct run_totals *t, bool hierarchy)
+static void register_totals(struct stats *st, struct run_totals *t, size_t nw, bool hierarchy)
 {
+	size_t k;
+
 	stats_counter(st, "sim.cycles", "core cycles until the last block retired", &t->cycles);
+	for (k = 0; k < nw; k++) {
+		char name[48];
+
+		snprintf(name, sizeof name, "kernel%zu.start", k);
+		stats_counter(st, name, "core cycle the kernel's first blocks launched",
+			      &t->kstart[k]);
+		snprintf(name, sizeof name, "kernel%zu.end", k);
+		stats_counter(st, name, "core cycle the kernel's last block retired", &t->kend[k]);
+	}
 	stats_real(st, "sim.time_ns", "simulated time, ns", &t->time_ns, 0);
 	stats_real(st, "sim.host_seconds", "wall-clock seconds of the simulation", &t->host_seconds,
 		   STATS_HOST);
@@ -318,16 +333,27 @@ static void report_waterfall(struct sim *s, const struct run_totals *t)
 	mc_waterfall_print(stdout, &sum, t->peak_gbps, "    ");
 }
 
-static void report(const struct workload *w, const struct gpu_params *p, struct sim *s,
-		   const struct dram_spec *spec, const struct run_totals *t)
+static void report(struct workload *const *ws, size_t nw, const struct gpu_params *p,
+		   struct sim *s, const struct dram_spec *spec, const struct run_totals *t)
 {
 	const struct stats *st = sim_stats(s);
 	double insts = get(st, "sim.warp_insts");
 	char b1[48], b2[48];
+	size_t k;
 
-	printf("kernel %s (%s) on %s: grid (%u, %u, %u), block (%u, %u, %u), %u SMs\n", w->kernel,
-	       w->path, p->gpu.name, w->grid[0], w->grid[1], w->grid[2], w->block[0], w->block[1],
-	       w->block[2], p->gpu.sms);
+	for (k = 0; k < nw; k++) {
+		const struct workload *w = ws[k];
+
+		printf("%s %s (%s)%s%s: grid (%u, %u, %u), block (%u, %u, %u)", k == 0 ? "kernel"
+		       : "  then", w->kernel, w->path, k == 0 ? " on " : "",
+		       k == 0 ? p->gpu.name : "", w->grid[0], w->grid[1], w->grid[2], w->block[0],
+		       w->block[1], w->block[2]);
+		if (k == 0)
+			printf(", %u SMs", p->gpu.sms);
+		if (nw > 1)
+			printf(": cycles %" PRIu64 " .. %" PRIu64, t->kstart[k], t->kend[k]);
+		putchar('\n');
+	}
 	printf("  time         %" PRIu64 " core cycles = %.1f ns; %.0f warp instructions, %.3f per "
 	       "cycle (%.2f s host, %.0f inst/s)\n", t->cycles, t->time_ns, insts,
 	       t->cycles ? insts / (double)t->cycles : 0.0, t->host_seconds,
@@ -397,7 +423,7 @@ static int predict(const struct gpu_params *p, const struct workload *w, struct 
 	return a != NULL ? 0 : -1;
 }
 
-static int run(const struct gpu_params *p, const struct workload *w,
+static int run(const struct gpu_params *p, struct workload *const *ws, size_t nw,
 	       const struct cli_wl_opts *o, bool want_predict, bool quiet, struct sim_err *err)
 {
 	struct run_totals t;
@@ -406,23 +432,26 @@ static int run(const struct gpu_params *p, const struct workload *w,
 	struct timespec t1;
 	struct front *f;
 	struct sim *s;
+	size_t k;
 	int rc = 0;
 
 	memset(&t, 0, sizeof t);
 	t.predict_l1 = t.predict_l2 = NAN;
 	if (gpu_dram_spec(p, &spec, err) != 0)
 		return -1;
-	if (want_predict && p->memory.model != GPU_MEM_FIXED && predict(p, w, &t, err) != 0)
+	if (want_predict && p->memory.model != GPU_MEM_FIXED && predict(p, ws[0], &t, err) != 0)
 		return -1;
 	s = sim_create(p, err);
 	if (s == NULL)
 		return -1;
-	f = front_create(s, &p->sm, w, p->sim.seed, err);
+	f = front_create(s, &p->sm, (const struct workload *const *)ws, nw, p->sim.seed, err);
 	if (f == NULL) {
 		sim_destroy(s);
 		return -1;
 	}
-	register_totals(sim_stats(s), &t, sim_mem_model(s) != GPU_MEM_FIXED);
+	t.kstart = xcalloc(nw, sizeof *t.kstart);
+	t.kend = xcalloc(nw, sizeof *t.kend);
+	register_totals(sim_stats(s), &t, nw, sim_mem_model(s) != GPU_MEM_FIXED);
 	memset(&pr, 0, sizeof pr);
 	pr.on = !quiet && isatty(STDERR_FILENO);
 	front_set_progress(f, progress_cb, &pr);
@@ -434,13 +463,22 @@ static int run(const struct gpu_params *p, const struct workload *w,
 	if (rc == 0) {
 		t.host_seconds = since(&pr.t0, &t1);
 		t.cycles = front_cycles(f);
+		for (k = 0; k < nw; k++) {
+			cycle_t a, b;
+
+			front_kernel_cycles(f, k, &a, &b);
+			t.kstart[k] = a;
+			t.kend[k] = b;
+		}
 		sim_totals(s);
 		fill_totals(s, p, &spec, &t);
-		report(w, p, s, &spec, &t);
+		report(ws, nw, p, s, &spec, &t);
 		rc = cli_wl_write_stats(o, sim_stats(s), p, t.host_seconds, err);
 	}
 	front_destroy(f);
 	sim_destroy(s);
+	free(t.kstart);
+	free(t.kend);
 	return rc;
 }
 
@@ -454,7 +492,8 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_wl_opts o = { 0 };
-	struct workload *w = NULL;
+	struct workload **ws = NULL;
+	size_t nw = 0;
 	struct gpu_params p;
 	struct sim_err err;
 	bool want_predict = false, quiet = false;
@@ -483,12 +522,16 @@ int cmd_run(int argc, char **argv)
 		cli_wl_opts_free(&o);
 		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
 	}
-	if (cli_wl_load(&o, &p, &w, &err) != 0) {
+	if (want_predict && o.nworkloads > 1) {
+		cli_wl_opts_free(&o);
+		return cli_usage_error("run", "--predict analyses one kernel: give one -w");
+	}
+	if (cli_wl_load(&o, &p, &ws, &nw, &err) != 0) {
 		cli_wl_opts_free(&o);
 		return cli_user_error(&err);
 	}
-	rc = run(&p, w, &o, want_predict, quiet, &err);
-	workload_free(w);
+	rc = run(&p, ws, nw, &o, want_predict, quiet, &err);
+	cli_wl_free(ws, nw);
 	cli_wl_opts_free(&o);
 	return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);
 }

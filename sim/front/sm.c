@@ -138,6 +138,11 @@ struct front_stats {
 struct front {
 	struct sim *s;
 	struct sm_params p;
+	const struct workload *const *ws; /* the kernels, run one after the other */
+	size_t nw, kidx;                   /* kernels, the one running */
+	uint64_t ***chases;                /* per kernel: its chase orders (wexec_chase_build) */
+	cycle_t *kstart, *kend;            /* per kernel: first launch, last block retired */
+	/* the kernel running: */
 	const struct workload *w;
 	struct clock *clk;
 	struct eventq *q;
@@ -837,40 +842,67 @@ static void register_stats(struct front *f, struct stats *st)
 			    20000);
 }
 
-struct front *front_create(struct sim *s, const struct sm_params *p, const struct workload *w,
-			   uint64_t seed, struct sim_err *err)
+/* Makes kernel k the one running (nothing of it launched yet). */
+static void front_kernel(struct front *f, size_t k)
+{
+	const struct workload *w = f->ws[k];
+
+	f->kidx = k;
+	f->w = w;
+	f->threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+	f->wpb = (uint32_t)((f->threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
+	f->block_regs = sm_block_registers(f->wpb, w->registers);
+	f->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
+	f->next_block = f->blocks_done = 0;
+	f->chase_next = f->chases[k];
+}
+
+struct front *front_create(struct sim *s, const struct sm_params *p,
+			   const struct workload *const *ws, size_t nw, uint64_t seed,
+			   struct sim_err *err)
 {
 	struct front *f;
 	struct coal_params cp;
-	uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
-	uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
-	uint32_t i, j;
+	uint32_t i, j, wpb_max = 0;
+	size_t k;
 
-	if (sm_blocks_per_sm(p, wpb, w->shared_bytes, w->registers) == 0) {
-		sm_no_fit_error(p, w, err);
-		return NULL;
+	SIM_ASSERT(nw >= 1);
+	for (k = 0; k < nw; k++) {
+		const struct workload *w = ws[k];
+		uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+		uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
+
+		if (sm_blocks_per_sm(p, wpb, w->shared_bytes, w->registers) == 0) {
+			sm_no_fit_error(p, w, err);
+			return NULL;
+		}
+		if (wpb > wpb_max)
+			wpb_max = wpb;
 	}
 	f = xcalloc(1, sizeof *f);
 	f->s = s;
 	f->p = *p;
-	f->w = w;
+	f->ws = ws;
+	f->nw = nw;
 	f->clk = sim_core_clock(s);
 	f->q = sim_eventq(s);
 	f->pool = sim_pool(s);
-	f->threads = threads;
-	f->wpb = wpb;
-	f->block_regs = sm_block_registers(wpb, w->registers);
-	f->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
 	f->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(f->rng, (unsigned long)(seed ^ (seed >> 32)));
 	f->ectx.rng = f->rng;
 	coal_params_default(&cp);
 	f->coal = coalescer_create(&cp);
-	f->chase_next = wexec_chase_build(w, f->rng, err);
-	if (f->chase_next == NULL) {
-		front_destroy(f);
-		return NULL;
+	f->chases = xcalloc(nw, sizeof *f->chases);
+	f->kstart = xcalloc(nw, sizeof *f->kstart);
+	f->kend = xcalloc(nw, sizeof *f->kend);
+	for (k = 0; k < nw; k++) {
+		f->chases[k] = wexec_chase_build(ws[k], f->rng, err);
+		if (f->chases[k] == NULL) {
+			front_destroy(f);
+			return NULL;
+		}
 	}
+	front_kernel(f, 0);
 	f->nsm = sim_sms(s);
 	f->sms = xcalloc(f->nsm, sizeof *f->sms);
 	for (i = 0; i < f->nsm; i++) {
@@ -886,7 +918,7 @@ struct front *front_create(struct sim *s, const struct sm_params *p, const struc
 			sm->greedy[j] = j;
 		sm->blocks = xcalloc(p->max_blocks, sizeof *sm->blocks);
 		for (j = 0; j < p->max_blocks; j++)
-			sm->blocks[j].warps = xcalloc(wpb, sizeof *sm->blocks[j].warps);
+			sm->blocks[j].warps = xcalloc(wpb_max, sizeof *sm->blocks[j].warps);
 		snprintf(name, sizeof name, "sm%u", i);
 		sm->unit = clock_attach(f->clk, name, sm_tick, sm);
 		link_set_consumer(sm->resp, sm->unit);
@@ -899,6 +931,7 @@ struct front *front_create(struct sim *s, const struct sm_params *p, const struc
 void front_destroy(struct front *f)
 {
 	uint32_t i, j;
+	size_t k;
 
 	if (f == NULL)
 		return;
@@ -908,7 +941,11 @@ void front_destroy(struct front *f)
 		free(f->sms[i].blocks);
 		free(f->sms[i].warps);
 	}
-	wexec_chase_free(f->w, f->chase_next);
+	for (k = 0; k < f->nw; k++)
+		wexec_chase_free(f->ws[k], f->chases[k]);
+	free(f->chases);
+	free(f->kstart);
+	free(f->kend);
 	free(f->sms);
 	coalescer_destroy(f->coal);
 	gsl_rng_free(f->rng);
@@ -946,11 +983,13 @@ static void front_dump(const struct front *f, FILE *out)
 	}
 }
 
-int front_run(struct front *f, struct sim_err *err)
+/* Runs the current kernel until its last block retires. Returns 0, or -1 with err filled. */
+static int run_kernel(struct front *f, struct sim_err *err)
 {
 	bool more = true;
 	uint32_t i;
 
+	f->kstart[f->kidx] = clock_cycle(f->clk);
 	/* round-robin: one block per SM per round while they fit */
 	while (more) {
 		more = false;
@@ -1002,9 +1041,11 @@ int front_run(struct front *f, struct sim_err *err)
 		return sim_err_set(err, f->w->path, 0, "the kernel stopped with %llu of %llu blocks "
 				   "done (deadlock)", (unsigned long long)f->blocks_done,
 				   (unsigned long long)f->nblocks);
+	f->kend[f->kidx] = f->end;
 	/* Drain what the last warps left in flight (write-throughs on their way to the L2, their
-	 * acks), so that every request created is retired. The kernel's cycle count stays at its
-	 * last warp's end. A hierarchy that does not drain within the watchdog span is a bug. */
+	 * acks), so that every request created is retired before the next kernel starts, as a
+	 * kernel boundary does. The kernel's cycle count stays at its last warp's end. A hierarchy
+	 * that does not drain within the watchdog span is a bug. */
 	{
 		cycle_t give_up = clock_cycle(f->clk) + FRONT_WATCHDOG_CYCLES;
 
@@ -1016,6 +1057,20 @@ int front_run(struct front *f, struct sim_err *err)
 			sim_panic("the memory hierarchy did not drain after the kernel ended");
 		}
 		SIM_ASSERT(req_pool_is_drained(sim_pool(f->s)));
+	}
+	return 0;
+}
+
+int front_run(struct front *f, struct sim_err *err)
+{
+	size_t k;
+	uint32_t i;
+
+	for (k = 0; k < f->nw; k++) {
+		if (k > 0)
+			front_kernel(f, k);
+		if (run_kernel(f, err) != 0)
+			return -1;
 	}
 	for (i = 0; i < MEM_STAGE_COUNT; i++)
 		f->stage_mean[i] = f->stage_reqs ? (double)f->stage_ticks[i] /
@@ -1040,7 +1095,9 @@ cycle_t front_cycles(const struct front *f)
 	return f->end;
 }
 
-uint64_t front_blocks(const struct front *f)
+void front_kernel_cycles(const struct front *f, size_t k, cycle_t *start, cycle_t *end)
 {
-	return f->nblocks;
+	SIM_ASSERT(k < f->nw);
+	*start = f->kstart[k];
+	*end = f->kend[k];
 }

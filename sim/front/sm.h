@@ -105,14 +105,18 @@ int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct 
 
 /*
  * Attaches one unit per SM of s to its core clock and registers the statistics in sim_stats(s).
- * w must outlive the front. Returns NULL with err filled if a block cannot fit on an SM or a
- * chase array is too large.
+ * ws[0..nw) are the kernels (nw >= 1), run in order: a kernel starts once the one before has
+ * retired its last block and the memory system has drained (a kernel boundary); the caches keep
+ * their contents across it. ws and the workloads must outlive the front. Returns NULL with err
+ * filled if a block cannot fit on an SM or a chase array is too large.
  */
-struct front *front_create(struct sim *s, const struct sm_params *p, const struct workload *w,
-			   uint64_t seed, struct sim_err *err);
+struct front *front_create(struct sim *s, const struct sm_params *p,
+			   const struct workload *const *ws, size_t nw, uint64_t seed,
+			   struct sim_err *err);
 void front_destroy(struct front *f);
-/* Runs the event queue until every block has retired (or an expression fails). Returns 0, or
- * -1 with err filled (an evaluation error such as a division by zero in an index). */
+/* Runs the event queue until every block of every kernel has retired (or an expression fails).
+ * Returns 0, or -1 with err filled (an evaluation error such as a division by zero in an
+ * index). */
 int front_run(struct front *f, struct sim_err *err);
 /* Called every few thousand core cycles of front_run with the current cycle, blocks retired
  * of all, and warp instructions issued so far. */
@@ -124,8 +128,9 @@ void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx);
 typedef void front_trace_fn(void *ctx, cycle_t cycle, uint32_t sm, uint64_t gid,
 			    const struct workload_op *op);
 void front_set_trace(struct front *f, front_trace_fn *fn, void *ctx);
-/* Core cycle at which the last block retired. */
+/* Core cycle at which the last block (of the last kernel) retired. */
 cycle_t front_cycles(const struct front *f);
-uint64_t front_blocks(const struct front *f);
+/* Kernel k's first launch and last block's retirement, core cycles. */
+void front_kernel_cycles(const struct front *f, size_t k, cycle_t *start, cycle_t *end);
 
 #endif /* SIM_SM_H */

@@ -5,7 +5,7 @@
 # AoS .x: 3 lines, 12 sectors), reuse distances and LRU hit rates on a hand-computed stream,
 # the L1/L2 predictions, and bad input.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 12
+plan 13
 C=configs/test/small-gpu.cfg
 
 per_inst() { # FILE: lines/inst sectors/inst efficiency used_sector used_line of op 0
@@ -56,5 +56,9 @@ expect_eq "an index outside its array: exit 1, file:line: op: message" \
 run_gmsim analyze -c $C --capacity 12Q
 expect_eq "a bad --capacity: exit 2 naming the entry" \
 	"2 gmsim analyze: --capacity: \"12Q\": expected a size such as 128K, 4M or 40M" \
+	"$rc $(printf '%s\n' "$err" | head -1)"
+run_gmsim analyze -c $C -w workloads/aos.wl -w workloads/soa.wl
+expect_eq "two workloads: exit 2, one at a time" \
+	"2 gmsim analyze: one workload at a time (-w given 2 times)" \
 	"$rc $(printf '%s\n' "$err" | head -1)"
 done_testing

@@ -16,7 +16,7 @@
 #     keeps its reuse with one set of the same size (workloads/README.md);
 #   - a bad -p name is a user error naming the parameter; two runs give the same statistics.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 26
+plan 28
 C=configs/test/small-gpu.cfg
 
 
@@ -140,6 +140,17 @@ set -- $(jget "$tap_tmp/n2.json" l2.accesses xbar.req.bytes xbar.reply.bytes dra
 	dram.bytes_moved sim.cycles)
 expect_num "naive transpose: $1 vs $6 L2 requests, crossbar $2+$3 vs $7+$8 B, $5 vs ${10} cycles" \
 	"$1 == 16.5 * $6 && $2 + $3 > 2.5 * ($7 + $8) && $5 > 2 * ${10} && $4 > 1.2 * $9"
+
+# Two kernels: the second (its own -p: half the grid) starts where the first ended and finds
+# its 128 lines in the warm L2.
+run_gmsim run -q -c $C -w workloads/stride.wl -p n=8192 -w workloads/stride.wl -p n=4096 \
+	--stats-json "$tap_tmp/k2.json"
+set -- $rc $(jget "$tap_tmp/k2.json" kernel0.start kernel0.end kernel1.start kernel1.end \
+	sim.cycles sim.warp_insts l2.hits)
+expect_num "two kernels in order: [$2, $3] then [$4, $5]; $8 L2 hits in the second" \
+	"$1 == 0 && $2 == 0 && $4 >= $3 && $5 > $4 && $6 == $5 && $7 == 512 + 256 && \
+	$8 == 128 && $5 - $4 < ($3 - $2) / 2"
+expect_match "the report lists both launches" 'then stride .*grid \(16, 1, 1\)' "$out"
 
 # `gmsim run` with no arguments: the default config and workload.
 run_gmsim run -q

@@ -161,7 +161,7 @@ static cycle_t run_traced(const char *wl, const char *const *params, size_t npar
 		fail_msg("workload: %s", err.msg);
 	s = sim_create(&p, &err);
 	assert_non_null(s);
-	f = front_create(s, &p.sm, w, p.sim.seed, &err);
+	f = front_create(s, &p.sm, (const struct workload *const *)&w, 1, p.sim.seed, &err);
 	assert_non_null(f);
 	memset(t, 0, sizeof *t);
 	front_set_trace(f, trace_fn, t);
