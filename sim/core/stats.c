@@ -29,7 +29,7 @@
  *     still use and destroy it).
  *   - node.has_plain is true iff the node's subtree holds a value not flagged STATS_HOST, so a
  *     STATS_DUMP_NO_HOST dump prints no empty JSON group.
- *   - A dist's count == underflow + overflow + the histogram's sum == gsl_rstat_n.
+ *   - A dist's count == underflow + overflow + the histogram's sum == the running n.
  *
  * Printing
  *   Each dump evaluates every value once (formulas included) into a snapshot, then formats it.
@@ -39,6 +39,19 @@
  *   TEXT puts the description on the first line of an entry only (a level's .cur, a dist's
  *   .count). CSV lines end in "\n", not RFC 4180's CRLF; a field is quoted only when it holds a
  *   comma, a quote or a line break.
+ *
+ * Distributions on the hot path
+ *   stats_dist_add runs for every request at several levels, so it avoids GSL's per-sample
+ *   cost while giving GSL's exact results:
+ *   - mean/sd/min/max: Welford's update as gsl_rstat_add does it (same operations in the same
+ *     order, so the same doubles; gsl_rstat_sd is sqrt(M2 / (n - 1))), without the third and
+ *     fourth moments and the P^2 median that gsl_rstat also keeps and nothing here reads;
+ *   - the histogram stays a gsl_histogram. When its edges are exactly lo + i * width (checked
+ *     edge by edge at creation; true for the power-of-two bin widths the units use), the bin is
+ *     computed from x and checked against those edges by arithmetic instead of reading the
+ *     range array, then h->bin[i] is incremented as gsl_histogram_accumulate does. The bin
+ *     found is the unique i with range[i] <= x < range[i + 1], which is what gsl's find
+ *     returns. Other edges take gsl_histogram_increment.
  *
  * Quantiles
  *   stats_dist_quantile inverts the histogram's piecewise-linear CDF: the samples of a bin are
@@ -61,7 +74,6 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_histogram.h>
-#include <gsl/gsl_rstat.h>
 
 #include "log.h"
 #include "stats.h"
@@ -97,9 +109,13 @@ static const struct {
 };
 
 struct stats_dist {
-	gsl_rstat_workspace *rs; /* count, mean, sd, min, max of every sample */
+	/* Running moments of every sample, as gsl_rstat keeps them (see the top). */
+	double mean, m2, min, max;
 	gsl_histogram *h;        /* [lo, hi) in equal bins, for the quantiles */
 	double lo, hi;
+	double width;            /* (hi - lo) / bins */
+	double inv_width;        /* 1 / width: a first guess of the bin, checked */
+	bool exact_edges;        /* h->range[i] == edge(d, i) for every i: the fast bin search */
 	uint64_t count;
 	uint64_t underflow;      /* samples < lo */
 	uint64_t overflow;       /* samples >= hi (gsl drops both kinds silently) */
@@ -309,7 +325,6 @@ struct stats *stats_create(void)
 
 static void dist_free(struct stats_dist *d)
 {
-	gsl_rstat_free(d->rs);
 	gsl_histogram_free(d->h);
 	free(d);
 }
@@ -426,6 +441,21 @@ void stats_formula(struct stats *st, const char *name, const char *desc, stats_f
 /* ------------------------------------------------------------------------------------------ */
 /* Distributions */
 
+static void dist_reset(struct stats_dist *d);
+
+/* Edge i of a uniform histogram as arithmetic: lo + i x width. One function, so that the check
+ * at creation and the search in stats_dist_add compute the same doubles. */
+static inline double dist_edge(const struct stats_dist *d, size_t i)
+{
+	return d->lo + (double)i * d->width;
+}
+
+/* gsl_rstat_sd: the sample standard deviation, 0 for fewer than two samples. */
+static double dist_sd(const struct stats_dist *d)
+{
+	return d->count > 1 ? sqrt(d->m2 / ((double)d->count - 1.0)) : 0.0;
+}
+
 struct stats_dist *stats_dist(struct stats *st, const char *name, const char *desc, double lo,
 			      double hi, size_t bins)
 {
@@ -437,25 +467,65 @@ struct stats_dist *stats_dist(struct stats *st, const char *name, const char *de
 	d = xcalloc(1, sizeof *d);
 	d->lo = lo;
 	d->hi = hi;
-	d->rs = gsl_rstat_alloc();
 	d->h = gsl_histogram_alloc(bins);
-	if (d->rs == NULL || d->h == NULL)
+	if (d->h == NULL)
 		sim_panic("stats: out of memory for distribution %s (%zu bins)", name, bins);
 	if (gsl_histogram_set_ranges_uniform(d->h, lo, hi) != GSL_SUCCESS)
 		sim_panic("stats: cannot set the ranges of distribution %s", name);
+	d->width = (hi - lo) / (double)bins;
+	d->inv_width = 1.0 / d->width;
+	d->exact_edges = d->width > 0.0 && isfinite(d->inv_width) && d->h->range[bins] == hi;
+	for (size_t i = 0; d->exact_edges && i <= bins; i++)
+		d->exact_edges = d->h->range[i] == dist_edge(d, i);
+	dist_reset(d);
 	stats_insert(st, KIND_DIST, name, desc, 0)->v.dist = d;
 	return d;
+}
+
+/* Running moments: gsl_rstat_add's update of min, max, mean and M2, operation for operation. */
+static void dist_moments_add(struct stats_dist *d, double x)
+{
+	double delta = x - d->mean, n, delta_n;
+
+	if (d->count == 0) {
+		d->min = x;
+		d->max = x;
+	} else {
+		if (x < d->min)
+			d->min = x;
+		if (x > d->max)
+			d->max = x;
+	}
+	n = (double)(d->count + 1);
+	delta_n = delta / n;
+	d->mean += delta_n;
+	d->m2 += delta * delta_n * (n - 1.0);
 }
 
 void stats_dist_add(struct stats_dist *d, double x)
 {
 	SIM_ASSERT(!isnan(x));
+	dist_moments_add(d, x);
 	d->count++;
-	gsl_rstat_add(x, d->rs);
-	if (x < d->lo)
+	if (x < d->lo) {
 		d->underflow++;
-	else if (x >= d->hi || gsl_histogram_increment(d->h, x) != GSL_SUCCESS)
+	} else if (x >= d->hi) {
+		d->overflow++;
+	} else if (d->exact_edges) {
+		/* lo <= x < hi == range[n]: the bin exists; the guess is off by at most one or
+		 * two where rounding bites, and the edges say which way. */
+		size_t n = d->h->n, i = (size_t)((x - d->lo) * d->inv_width);
+
+		if (i >= n)
+			i = n - 1;
+		while (i > 0 && x < dist_edge(d, i))
+			i--;
+		while (i + 1 < n && x >= dist_edge(d, i + 1))
+			i++;
+		d->h->bin[i] += 1.0;
+	} else if (gsl_histogram_increment(d->h, x) != GSL_SUCCESS) {
 		d->overflow++; /* gsl's last edge lo + (hi - lo) may round below hi */
+	}
 }
 
 uint64_t stats_dist_count(const struct stats_dist *d)
@@ -465,7 +535,7 @@ uint64_t stats_dist_count(const struct stats_dist *d)
 
 double stats_dist_mean(const struct stats_dist *d)
 {
-	return d->count == 0 ? NAN : gsl_rstat_mean(d->rs);
+	return d->count == 0 ? NAN : d->mean;
 }
 
 /* The sample value at rank (0 <= rank <= count) under the model described at the top. */
@@ -485,7 +555,7 @@ static double dist_at_rank(const struct stats_dist *d, double rank)
 		}
 		cum += c;
 	}
-	return gsl_rstat_max(d->rs); /* in the overflow */
+	return d->max; /* in the overflow */
 }
 
 double stats_dist_quantile(const struct stats_dist *d, double q)
@@ -493,13 +563,12 @@ double stats_dist_quantile(const struct stats_dist *d, double q)
 	SIM_ASSERT(q >= 0.0 && q <= 1.0);
 	if (d->count == 0)
 		return NAN;
-	return fmin(fmax(dist_at_rank(d, q * (double)d->count), gsl_rstat_min(d->rs)),
-		    gsl_rstat_max(d->rs));
+	return fmin(fmax(dist_at_rank(d, q * (double)d->count), d->min), d->max);
 }
 
 static void dist_reset(struct stats_dist *d)
 {
-	gsl_rstat_reset(d->rs);
+	d->mean = d->m2 = d->min = d->max = 0.0;
 	gsl_histogram_reset(d->h);
 	d->count = 0;
 	d->underflow = 0;
@@ -525,10 +594,10 @@ static struct stats_val dist_field(const struct stats_dist *d, unsigned f)
 
 	switch (f) {
 	case DIST_COUNT: return val_int(d->count);
-	case DIST_MEAN:  return val_real(empty ? NAN : gsl_rstat_mean(d->rs));
-	case DIST_SD:    return val_real(empty ? NAN : gsl_rstat_sd(d->rs));
-	case DIST_MIN:   return val_real(empty ? NAN : gsl_rstat_min(d->rs));
-	case DIST_MAX:   return val_real(empty ? NAN : gsl_rstat_max(d->rs));
+	case DIST_MEAN:  return val_real(empty ? NAN : d->mean);
+	case DIST_SD:    return val_real(empty ? NAN : dist_sd(d));
+	case DIST_MIN:   return val_real(empty ? NAN : d->min);
+	case DIST_MAX:   return val_real(empty ? NAN : d->max);
 	case DIST_P50:   return val_real(stats_dist_quantile(d, 0.50));
 	case DIST_P90:   return val_real(stats_dist_quantile(d, 0.90));
 	case DIST_P99:   return val_real(stats_dist_quantile(d, 0.99));

@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_histogram.h>
+#include <gsl/gsl_rstat.h>
+
 #include "unit.h"
 
 #include "stats.h"
@@ -627,6 +631,104 @@ static void test_quantile_interpolation(void **state)
 	assert_float_equal(stats_dist_quantile(d, 1.0), 0.25, 0);
 }
 
+/* The reference model of stats.c's quantiles, on a plain gsl_histogram fed by
+ * gsl_histogram_increment. */
+static double ref_quantile(const gsl_histogram *h, double lo, uint64_t under, uint64_t count,
+			   double mn, double mx, double q)
+{
+	double rank = q * (double)count, cum = (double)under, v = mx;
+
+	if (under > 0 && rank <= cum) {
+		v = lo;
+	} else {
+		for (size_t i = 0; i < gsl_histogram_bins(h); i++) {
+			double c = gsl_histogram_get(h, i), lower, upper;
+
+			if (c > 0.0 && rank <= cum + c) {
+				gsl_histogram_get_range(h, i, &lower, &upper);
+				v = lower + (rank - cum) / c * (upper - lower);
+				break;
+			}
+			cum += c;
+		}
+	}
+	return fmin(fmax(v, mn), mx);
+}
+
+/* stats_dist_add keeps its own moments and finds bins by arithmetic where the edges allow (see
+ * stats.c): every field must equal, bit for bit, what gsl_rstat and gsl_histogram_increment give,
+ * for bin layouts the units use (exact edges) and ones where gsl's edges round (searched). */
+static void test_dist_matches_gsl(void **state)
+{
+	static const struct { double lo, hi; size_t bins; } lay[] = {
+		{ 0, 20000, 20000 }, { 0, 8192, 1024 }, { 1, 33, 32 }, { 0, 1024, 1024 },
+		{ 0.1, 0.3, 7 }, { 0, 1000, 7 }, { -5, 5, 3 }, { 10, 20, 10 },
+	};
+	struct stats *st = *state;
+	unsigned seed = 12345;
+
+	for (size_t k = 0; k < sizeof lay / sizeof lay[0]; k++) {
+		struct stats_dist *d;
+		gsl_rstat_workspace *rs = gsl_rstat_alloc();
+		gsl_histogram *h = gsl_histogram_alloc(lay[k].bins);
+		uint64_t under = 0, over = 0, n = 0;
+		double span = lay[k].hi - lay[k].lo, got;
+		char name[32];
+
+		snprintf(name, sizeof name, "m%zu", k);
+		d = stats_dist(st, name, "", lay[k].lo, lay[k].hi, lay[k].bins);
+		gsl_histogram_set_ranges_uniform(h, lay[k].lo, lay[k].hi);
+		for (int i = 0; i < 20000; i++) {
+			double x;
+
+			seed = seed * 1103515245u + 12345u;
+			switch (i % 4) {
+			case 0: /* integers around the range */
+				x = floor(lay[k].lo - span / 10 + (seed >> 8) % (unsigned)(span * 1.2 + 2));
+				break;
+			case 1: /* fractions */
+				x = lay[k].lo - span / 10 + (double)(seed >> 4) / 268435456.0 * span * 1.2;
+				break;
+			case 2: /* the edges and their neighbours */
+				x = lay[k].lo + span * (double)((seed >> 8) % (lay[k].bins + 1)) /
+						    (double)lay[k].bins;
+				if (seed & 1)
+					x = nextafter(x, (seed & 2) ? INFINITY : -INFINITY);
+				break;
+			default:
+				x = (seed & 0x10000) ? lay[k].hi : lay[k].lo;
+				break;
+			}
+			stats_dist_add(d, x);
+			gsl_rstat_add(x, rs);
+			n++;
+			if (x < lay[k].lo)
+				under++;
+			else if (x >= lay[k].hi || gsl_histogram_increment(h, x) != GSL_SUCCESS)
+				over++;
+		}
+		snprintf(name, sizeof name, "m%zu.mean", k);
+		assert_true(stats_get(st, name, &got) && got == gsl_rstat_mean(rs));
+		snprintf(name, sizeof name, "m%zu.stddev", k);
+		assert_true(stats_get(st, name, &got) && got == gsl_rstat_sd(rs));
+		snprintf(name, sizeof name, "m%zu.min", k);
+		assert_true(stats_get(st, name, &got) && got == gsl_rstat_min(rs));
+		snprintf(name, sizeof name, "m%zu.max", k);
+		assert_true(stats_get(st, name, &got) && got == gsl_rstat_max(rs));
+		snprintf(name, sizeof name, "m%zu.underflow", k);
+		assert_true(stats_get(st, name, &got) && got == (double)under);
+		snprintf(name, sizeof name, "m%zu.overflow", k);
+		assert_true(stats_get(st, name, &got) && got == (double)over);
+		assert_int_equal(stats_dist_count(d), n);
+		for (int q = 0; q <= 1000; q++)
+			assert_true(stats_dist_quantile(d, q / 1000.0) ==
+				    ref_quantile(h, lay[k].lo, under, n, gsl_rstat_min(rs),
+						 gsl_rstat_max(rs), q / 1000.0));
+		gsl_histogram_free(h);
+		gsl_rstat_free(rs);
+	}
+}
+
 static void test_empty_dist(void **state)
 {
 	static const char *const nan_fields[] = { "mean", "stddev", "min", "max", "p50", "p90",
@@ -737,6 +839,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reset, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_under_overflow, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_quantile_interpolation, st_setup, st_teardown),
+		cmocka_unit_test_setup_teardown(test_dist_matches_gsl, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_empty_dist, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_dump_reads_live_values, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_many_names, st_setup, st_teardown),
