@@ -440,7 +440,10 @@ static enum l2_stall try_accept(struct l2 *l2, struct mem_req *r, cycle_t visibl
 		}
 		req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
 		cache_write(l2->c, line, &bytes);
-		count_outcome(l2, lk.outcome);
+		/* A store hits when its line is present (the bytes it writes need not be: write-
+		 * allocate without fetch), as the statistic's description and Nsight's write
+		 * lookup hits count it. */
+		count_outcome(l2, lk.outcome == CACHE_LINE_MISS ? CACHE_LINE_MISS : CACHE_HIT);
 		l2->st.stores++;
 		r->merged = NULL;
 		rq_push(l2, now + l2->p.hit_latency_cycles, r);

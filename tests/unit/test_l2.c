@@ -563,6 +563,14 @@ static void test_partial_write_read(void **state)
 	assert_int_equal(e->replies[w], 1);
 	assert_int_equal(stat(e, "l2.hits"), 1);
 	assert_int_equal(stat(e, "l2.sector_misses"), 1);
+	/* A store of bytes nobody wrote yet to the present line: a hit (the line is present;
+	 * write-allocate without fetch needs nothing more), no DRAM access. */
+	issue_at(e, 600, MEM_REQ_STORE, 0x2000, 0x2, 40, 4);
+	run_all(e, true);
+	assert_int_equal(count_dram(e, false), 1);
+	assert_int_equal(stat(e, "l2.hits"), 2);
+	assert_int_equal(stat(e, "l2.sector_misses"), 1);
+	assert_int_equal(stat(e, "l2.line_misses"), 1);
 }
 
 /* ---------------------------------------------------------------------------------------------
