@@ -96,7 +96,7 @@ run)
 	echo
 	build/sim/gmsim config check -c configs/default.cfg || exit $?
 	echo
-	exec build/sim/gmsim run -c configs/default.cfg -w workloads/stream_copy.wl -p n=1048576
+	exec build/sim/gmsim run --predict
 	;;
 test)
 	install_deps
