@@ -27,6 +27,7 @@
  *   - a sleeping unit with a promise has its wake event pending; a unit with a wake event pending
  *     has a promise, at the event's cycle (by construction: eventq does not tell an event's tick).
  *   - next_unfired (one past the last cycle whose edge fired) never decreases.
+ *   - memo, when set, holds a tick and that tick / period (clock_cycle's cache).
  *
  * The edge ticks the units awake at its start, in attach order, over a snapshot of the bitmap:
  * a unit woken during the edge waits for the next edge; a unit put to sleep during the edge before
@@ -60,10 +61,19 @@ struct clock_unit {
 	uint64_t ticks;
 };
 
+/* clock_cycle's last answer: now / period is a 64-bit division, and links, controllers and
+ * caches ask for the cycle many times per edge at the same tick. Kept behind a pointer so that
+ * clock_cycle can refresh it through a const domain. */
+struct clock_memo {
+	tick_t tick;        /* TICK_NEVER: none yet */
+	cycle_t cycle;      /* tick / period */
+};
+
 struct clock {
 	struct eventq *q;
 	char *name;
 	tick_t period;
+	struct clock_memo *memo;
 	struct clock_unit **units;
 	unsigned n_units;
 	unsigned cap_units;
@@ -185,6 +195,8 @@ static void edge_fire(void *ctx, tick_t now)
 	unsigned w;
 
 	c->edge_id = 0;
+	c->memo->tick = now;
+	c->memo->cycle = cyc;
 	c->next_unfired = cyc + 1;
 	c->edges++;
 	c->in_edge = true;
@@ -232,6 +244,8 @@ struct clock *clock_create(struct eventq *q, const char *name, tick_t period_ps)
 	c->q = q;
 	c->name = xstrdup(name);
 	c->period = period_ps;
+	c->memo = xcalloc(1, sizeof *c->memo);
+	c->memo->tick = TICK_NEVER;
 	return c;
 }
 
@@ -251,6 +265,7 @@ void clock_destroy(struct clock *c)
 	free(c->units);
 	free(c->awake);
 	free(c->snap);
+	free(c->memo);
 	free(c->name);
 	free(c);
 }
@@ -310,7 +325,13 @@ struct eventq *clock_eventq(const struct clock *c)
 
 cycle_t clock_cycle(const struct clock *c)
 {
-	return eventq_now(c->q) / c->period;
+	tick_t now = eventq_now(c->q);
+
+	if (now != c->memo->tick) {
+		c->memo->tick = now;
+		c->memo->cycle = now / c->period;
+	}
+	return c->memo->cycle;
 }
 
 tick_t clock_tick_of(const struct clock *c, cycle_t cyc)
@@ -414,6 +435,7 @@ void clock_check(const struct clock *c)
 	unsigned i, w, pop = 0;
 
 	SIM_ASSERT(c->n_units <= c->n_words * BITS_PER_WORD);
+	SIM_ASSERT(c->memo->tick == TICK_NEVER || c->memo->cycle == c->memo->tick / c->period);
 	for (w = 0; w < c->n_words; w++)
 		pop += (unsigned)__builtin_popcountll(c->awake[w]);
 	SIM_ASSERT(pop == c->n_awake);

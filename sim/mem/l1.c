@@ -266,6 +266,15 @@ struct l1 {
  * Queues
  */
 
+/* Slot head + i of a ring of cap slots (head < cap, i < cap): a compare instead of a division,
+ * since the ring sizes are run-time values. */
+static inline uint32_t ring_at(uint32_t head, uint32_t i, uint32_t cap)
+{
+	uint32_t k = head + i;
+
+	return k >= cap ? k - cap : k;
+}
+
 static addr_t line_addr(const struct l1 *l1, addr_t a)
 {
 	return a & ~(addr_t)(l1->g->line_bytes - 1);
@@ -278,7 +287,7 @@ static uint32_t mq_free(const struct l1 *l1)
 
 static struct l1_mq *mq_at(const struct l1 *l1, uint32_t i)
 {
-	return &l1->mq[(l1->mq_head + i) % l1->p.miss_queue];
+	return &l1->mq[ring_at(l1->mq_head, i, l1->p.miss_queue)];
 }
 
 static void mq_push(struct l1 *l1, struct mem_req *r, struct mem_req *orig)
@@ -293,7 +302,7 @@ static void mq_push(struct l1 *l1, struct mem_req *r, struct mem_req *orig)
 
 static struct l1_fill *fq_at(const struct l1 *l1, uint32_t i)
 {
-	return &l1->fq[(l1->fq_head + i) % l1->fq_cap];
+	return &l1->fq[ring_at(l1->fq_head, i, l1->fq_cap)];
 }
 
 static bool rq_has_room(const struct l1 *l1)
@@ -303,7 +312,7 @@ static bool rq_has_room(const struct l1 *l1)
 
 static struct l1_reply *rq_at(const struct l1 *l1, uint32_t i)
 {
-	return &l1->rq[(l1->rq_head + i) % l1->rq_cap];
+	return &l1->rq[ring_at(l1->rq_head, i, l1->rq_cap)];
 }
 
 static void rq_push(struct l1 *l1, cycle_t ready, struct mem_req *chain)
@@ -570,7 +579,7 @@ static void l1_fill_port(struct l1 *l1, cycle_t now)
 		struct mem_req *miss = fq_at(l1, 0)->r, *chain, *r;
 		addr_t line = line_addr(l1, miss->addr);
 
-		l1->fq_head = (l1->fq_head + 1) % l1->fq_cap;
+		l1->fq_head = ring_at(l1->fq_head, 1, l1->fq_cap);
 		l1->fq_n--;
 		cache_fill(l1->c, line, miss->sector_mask);
 		chain = mshr_fill(l1->m, line, miss->sector_mask);
@@ -601,7 +610,7 @@ static void l1_drain(struct l1 *l1)
 		}
 		if (s->orig != NULL) {
 			/* The store's write entered the crossbar: ack the SM (see the top). */
-			l1->acks[(l1->ack_head + l1->ack_n++) % l1->p.miss_queue] = s->orig;
+			l1->acks[ring_at(l1->ack_head, l1->ack_n++, l1->p.miss_queue)] = s->orig;
 			l1->writes_out++;
 			l1->st.writes_sent++;
 		} else {
@@ -609,7 +618,7 @@ static void l1_drain(struct l1 *l1)
 			l1->st.misses_sent++;
 		}
 		s->r = s->orig = NULL;
-		l1->mq_head = (l1->mq_head + 1) % l1->p.miss_queue;
+		l1->mq_head = ring_at(l1->mq_head, 1, l1->p.miss_queue);
 		l1->mq_n--;
 	}
 }
@@ -657,14 +666,14 @@ static void l1_replies(struct l1 *l1, cycle_t now)
 			}
 			s->chain = next;
 		}
-		l1->rq_head = (l1->rq_head + 1) % l1->rq_cap;
+		l1->rq_head = ring_at(l1->rq_head, 1, l1->rq_cap);
 		l1->rq_n--;
 	}
 	while (l1->ack_n > 0) {
 		if (!reply(l1, l1->acks[l1->ack_head], now))
 			return;
 		l1->acks[l1->ack_head] = NULL;
-		l1->ack_head = (l1->ack_head + 1) % l1->p.miss_queue;
+		l1->ack_head = ring_at(l1->ack_head, 1, l1->p.miss_queue);
 		l1->ack_n--;
 		l1->stores_waiting--;
 	}

@@ -79,6 +79,12 @@
  * cycles the head of `in` waited, by reason; the cycles are charged when the head is next tried
  * (the slice sleeps while the reason cannot go away), so an open stall is not yet counted.
  *
+ * A head refused for a full miss queue is not looked up again until the answer can change: a
+ * refusal changes nothing, and while the head waits only a fill (cache and MSHR) or the drain
+ * (room) touches what try_accept reads; the reply queue only empties meanwhile, and a store
+ * refused for the miss queue had reply room already. Until then the retry just charges the
+ * stall cycles, as a lookup's refusal would.
+ *
  * Invariants (l2_check):
  *   - pool: free + queued + at MC + fill-waiting records = records allocated; the miss queue
  *     holds exactly the QUEUED records, <= miss_queue; the fill queue exactly the FILL_WAIT ones,
@@ -251,6 +257,9 @@ struct l2 {
 	const void *head_seen;       /* counted by cache_access already */
 	enum l2_stall stall;
 	cycle_t stall_at;
+	uint32_t stall_mq_n;         /* MISS_QUEUE_FULL: mq_n when the head was refused */
+	uint64_t stall_fill_gen;     /* MISS_QUEUE_FULL: fill_gen then */
+	uint64_t fill_gen;           /* fills so far (they change the cache and the MSHR) */
 
 	uint64_t inside;          /* accepted requests not yet pushed on reply_out */
 	struct l2_stats st;
@@ -260,6 +269,15 @@ struct l2 {
 /* ---------------------------------------------------------------------------------------------
  * Tracking records, miss queue, fill queue, reply queue
  */
+
+/* Slot head + i of a ring of cap slots (head < cap, i < cap): a compare instead of a division,
+ * since the ring sizes are run-time values. */
+static inline uint32_t ring_at(uint32_t head, uint32_t i, uint32_t cap)
+{
+	uint32_t k = head + i;
+
+	return k >= cap ? k - cap : k;
+}
 
 static struct l2_acc *acc_alloc(struct l2 *l2)
 {
@@ -318,7 +336,7 @@ static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool pa
 	a->ma.partial = partial;
 	a->ma.ctx = a;
 	acc_set(l2, a, ACC_QUEUED);
-	l2->mq[(l2->mq_head + l2->mq_n++) % l2->p.miss_queue] = a;
+	l2->mq[ring_at(l2->mq_head, l2->mq_n++, l2->p.miss_queue)] = a;
 	return a;
 }
 
@@ -332,14 +350,14 @@ static void rq_push(struct l2 *l2, cycle_t ready, struct mem_req *chain)
 	struct l2_reply *s;
 
 	SIM_ASSERT(l2->rq_n < l2->rq_cap && chain != NULL);
-	s = &l2->rq[(l2->rq_head + l2->rq_n++) % l2->rq_cap];
+	s = &l2->rq[ring_at(l2->rq_head, l2->rq_n++, l2->rq_cap)];
 	s->ready = ready;
 	s->chain = chain;
 }
 
 static struct l2_reply *rq_at(const struct l2 *l2, uint32_t i)
 {
-	return &l2->rq[(l2->rq_head + i) % l2->rq_cap];
+	return &l2->rq[ring_at(l2->rq_head, i, l2->rq_cap)];
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -523,11 +541,21 @@ static void l2_lookups(struct l2 *l2, cycle_t now)
 		if (r == NULL)
 			break;
 		visible = link_head_ready(l2->in);
+		if (l2->stall == L2_STALL_MISS_QUEUE_FULL && r == l2->head_seen &&
+		    l2->mq_n == l2->stall_mq_n && l2->fill_gen == l2->stall_fill_gen) {
+			/* Same inputs, same refusal (see the top). */
+			charge_stall(l2, now);
+			l2->stall = L2_STALL_MISS_QUEUE_FULL;
+			l2->stall_at = now;
+			break;
+		}
 		charge_stall(l2, now);
 		why = try_accept(l2, r, visible, now);
 		if (why != L2_STALL_NONE) {
 			l2->stall = why;
 			l2->stall_at = now;
+			l2->stall_mq_n = l2->mq_n;
+			l2->stall_fill_gen = l2->fill_gen;
 			break;
 		}
 		SIM_ASSERT(link_pop(l2->in) == r);
@@ -561,6 +589,7 @@ static void l2_fill_port(struct l2 *l2, cycle_t now)
 			rq_push(l2, now + l2->p.hit_latency_cycles, chain);
 		acc_free(l2, a);
 		l2->st.fills++;
+		l2->fill_gen++;
 		n++;
 	}
 	for (a = l2->fq_head; a != NULL && a->ready <= now; a = a->next)
@@ -572,7 +601,7 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 	uint32_t i, kept = 0, n = l2->mq_n, cap = l2->p.miss_queue;
 
 	for (i = 0; i < n; i++) {
-		struct l2_acc *a = l2->mq[(l2->mq_head + i) % cap];
+		struct l2_acc *a = l2->mq[ring_at(l2->mq_head, i, cap)];
 		uint32_t ch = a->ma.da.ch;
 
 		if (l2->ch_refused[ch] != now) {
@@ -583,7 +612,7 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 			l2->ch_refused[ch] = now;
 			l2->st.mq_refusals++;
 		}
-		l2->mq[(l2->mq_head + kept++) % cap] = a;
+		l2->mq[ring_at(l2->mq_head, kept++, cap)] = a;
 	}
 	l2->mq_n = kept;
 }
@@ -622,7 +651,7 @@ static void l2_replies(struct l2 *l2, cycle_t now)
 			l2->inside--;
 			s->chain = next;
 		}
-		l2->rq_head = (l2->rq_head + 1) % l2->rq_cap;
+		l2->rq_head = ring_at(l2->rq_head, 1, l2->rq_cap);
 		l2->rq_n--;
 	}
 }
