@@ -29,7 +29,7 @@
  *     still use and destroy it).
  *   - node.has_plain is true iff the node's subtree holds a value not flagged STATS_HOST, so a
  *     STATS_DUMP_NO_HOST dump prints no empty JSON group.
- *   - A dist's count == underflow + overflow + the histogram's sum == the running n.
+ *   - A dist's count == underflow + overflow + the histogram's sum == gsl_rstat_n.
  *
  * Printing
  *   Each dump evaluates every value once (formulas included) into a snapshot, then formats it.
@@ -41,11 +41,10 @@
  *   comma, a quote or a line break.
  *
  * Distributions on the hot path
- *   stats_dist_add runs for every request at several levels, so it avoids GSL's per-sample
- *   cost while giving GSL's exact results:
- *   - mean/sd/min/max: Welford's update as gsl_rstat_add does it (same operations in the same
- *     order, so the same doubles; gsl_rstat_sd is sqrt(M2 / (n - 1))), without the third and
- *     fourth moments and the P^2 median that gsl_rstat also keeps and nothing here reads;
+ *   stats_dist_add runs for every request at several levels, so it avoids what GSL's
+ *   per-sample cost it can while leaving the statistics to GSL:
+ *   - mean/sd/min/max are gsl_rstat's (gsl_rstat_add; the project does not hand-write the
+ *     statistics GSL provides, even where gsl_rstat also keeps moments nothing here reads);
  *   - the histogram stays a gsl_histogram. When its edges are exactly lo + i * width (checked
  *     edge by edge at creation; true for the power-of-two bin widths the units use), the bin is
  *     computed from x and checked against those edges by arithmetic instead of reading the
@@ -74,6 +73,7 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_histogram.h>
+#include <gsl/gsl_rstat.h>
 
 #include "log.h"
 #include "stats.h"
@@ -109,8 +109,7 @@ static const struct {
 };
 
 struct stats_dist {
-	/* Running moments of every sample, as gsl_rstat keeps them (see the top). */
-	double mean, m2, min, max;
+	gsl_rstat_workspace *rs; /* count, mean, sd, min, max of every sample */
 	gsl_histogram *h;        /* [lo, hi) in equal bins, for the quantiles */
 	double lo, hi;
 	double width;            /* (hi - lo) / bins */
@@ -325,6 +324,7 @@ struct stats *stats_create(void)
 
 static void dist_free(struct stats_dist *d)
 {
+	gsl_rstat_free(d->rs);
 	gsl_histogram_free(d->h);
 	free(d);
 }
@@ -450,11 +450,6 @@ static inline double dist_edge(const struct stats_dist *d, size_t i)
 	return d->lo + (double)i * d->width;
 }
 
-/* gsl_rstat_sd: the sample standard deviation, 0 for fewer than two samples. */
-static double dist_sd(const struct stats_dist *d)
-{
-	return d->count > 1 ? sqrt(d->m2 / ((double)d->count - 1.0)) : 0.0;
-}
 
 struct stats_dist *stats_dist(struct stats *st, const char *name, const char *desc, double lo,
 			      double hi, size_t bins)
@@ -467,8 +462,9 @@ struct stats_dist *stats_dist(struct stats *st, const char *name, const char *de
 	d = xcalloc(1, sizeof *d);
 	d->lo = lo;
 	d->hi = hi;
+	d->rs = gsl_rstat_alloc();
 	d->h = gsl_histogram_alloc(bins);
-	if (d->h == NULL)
+	if (d->rs == NULL || d->h == NULL)
 		sim_panic("stats: out of memory for distribution %s (%zu bins)", name, bins);
 	if (gsl_histogram_set_ranges_uniform(d->h, lo, hi) != GSL_SUCCESS)
 		sim_panic("stats: cannot set the ranges of distribution %s", name);
@@ -482,30 +478,11 @@ struct stats_dist *stats_dist(struct stats *st, const char *name, const char *de
 	return d;
 }
 
-/* Running moments: gsl_rstat_add's update of min, max, mean and M2, operation for operation. */
-static void dist_moments_add(struct stats_dist *d, double x)
-{
-	double delta = x - d->mean, n, delta_n;
-
-	if (d->count == 0) {
-		d->min = x;
-		d->max = x;
-	} else {
-		if (x < d->min)
-			d->min = x;
-		if (x > d->max)
-			d->max = x;
-	}
-	n = (double)(d->count + 1);
-	delta_n = delta / n;
-	d->mean += delta_n;
-	d->m2 += delta * delta_n * (n - 1.0);
-}
 
 void stats_dist_add(struct stats_dist *d, double x)
 {
 	SIM_ASSERT(!isnan(x));
-	dist_moments_add(d, x);
+	gsl_rstat_add(x, d->rs);
 	d->count++;
 	if (x < d->lo) {
 		d->underflow++;
@@ -535,7 +512,7 @@ uint64_t stats_dist_count(const struct stats_dist *d)
 
 double stats_dist_mean(const struct stats_dist *d)
 {
-	return d->count == 0 ? NAN : d->mean;
+	return d->count == 0 ? NAN : gsl_rstat_mean(d->rs);
 }
 
 /* The sample value at rank (0 <= rank <= count) under the model described at the top. */
@@ -555,7 +532,7 @@ static double dist_at_rank(const struct stats_dist *d, double rank)
 		}
 		cum += c;
 	}
-	return d->max; /* in the overflow */
+	return gsl_rstat_max(d->rs); /* in the overflow */
 }
 
 double stats_dist_quantile(const struct stats_dist *d, double q)
@@ -563,12 +540,13 @@ double stats_dist_quantile(const struct stats_dist *d, double q)
 	SIM_ASSERT(q >= 0.0 && q <= 1.0);
 	if (d->count == 0)
 		return NAN;
-	return fmin(fmax(dist_at_rank(d, q * (double)d->count), d->min), d->max);
+	return fmin(fmax(dist_at_rank(d, q * (double)d->count), gsl_rstat_min(d->rs)),
+		    gsl_rstat_max(d->rs));
 }
 
 static void dist_reset(struct stats_dist *d)
 {
-	d->mean = d->m2 = d->min = d->max = 0.0;
+	gsl_rstat_reset(d->rs);
 	gsl_histogram_reset(d->h);
 	d->count = 0;
 	d->underflow = 0;
@@ -594,10 +572,10 @@ static struct stats_val dist_field(const struct stats_dist *d, unsigned f)
 
 	switch (f) {
 	case DIST_COUNT: return val_int(d->count);
-	case DIST_MEAN:  return val_real(empty ? NAN : d->mean);
-	case DIST_SD:    return val_real(empty ? NAN : dist_sd(d));
-	case DIST_MIN:   return val_real(empty ? NAN : d->min);
-	case DIST_MAX:   return val_real(empty ? NAN : d->max);
+	case DIST_MEAN:  return val_real(empty ? NAN : gsl_rstat_mean(d->rs));
+	case DIST_SD:    return val_real(empty ? NAN : gsl_rstat_sd(d->rs));
+	case DIST_MIN:   return val_real(empty ? NAN : gsl_rstat_min(d->rs));
+	case DIST_MAX:   return val_real(empty ? NAN : gsl_rstat_max(d->rs));
 	case DIST_P50:   return val_real(stats_dist_quantile(d, 0.50));
 	case DIST_P90:   return val_real(stats_dist_quantile(d, 0.90));
 	case DIST_P99:   return val_real(stats_dist_quantile(d, 0.99));

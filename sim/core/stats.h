@@ -10,10 +10,10 @@
  *   real     a double the unit sets (e.g. sim.host_seconds)
  *   level    a current value with its high-water mark (queue and MSHR occupancy)
  *   formula  a double computed at dump time by a callback (hit rates, bandwidths)
- *   dist     a distribution owned by the registry: running mean/sd/min/max (gsl_rstat's update,
- *            bit for bit, without its unused moments), a fixed gsl_histogram over [lo, hi) for
- *            percentiles, and our own underflow/overflow counts (gsl_histogram_increment silently
- *            drops out-of-range samples)
+ *   dist     a distribution owned by the registry: running mean/sd/min/max (gsl_rstat), a
+ *            fixed gsl_histogram over [lo, hi) for percentiles (uniform edges: the bin is found
+ *            by arithmetic, checked against the edges), and our own underflow/overflow counts
+ *            (gsl_histogram_increment silently drops out-of-range samples)
  *
  * Names: lower_snake components joined by dots. A name may not be registered twice, and may not
  * be both a value and a prefix of another name (the JSON is nested by component): both are bugs

@@ -655,8 +655,8 @@ static double ref_quantile(const gsl_histogram *h, double lo, uint64_t under, ui
 	return fmin(fmax(v, mn), mx);
 }
 
-/* stats_dist_add keeps its own moments and finds bins by arithmetic where the edges allow (see
- * stats.c): every field must equal, bit for bit, what gsl_rstat and gsl_histogram_increment give,
+/* stats_dist_add finds bins by arithmetic where the edges allow (see stats.c): every field must
+ * equal, bit for bit, what gsl_rstat and gsl_histogram_increment give,
  * for bin layouts the units use (exact edges) and ones where gsl's edges round (searched). */
 static void test_dist_matches_gsl(void **state)
 {
