@@ -21,6 +21,7 @@ const struct cli_cmd cli_cmds[] = {
 	  cmd_analyze },
 	{ "dram", "simulate the DRAM subsystem alone on a trace or pattern", cmd_dram },
 	{ "probe", "drive the whole memory hierarchy with a pointer chase or a stream", cmd_probe },
+	{ "validate", "compare microbenchmark runs with measured GPU data", cmd_validate },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,685 @@
+/*
+ * validate.c - measured CSV reader, metric@params parser, unit conversion, the family table of
+ * `gmsim validate` and its error statistics (validate.h).
+ *
+ * What it models: nothing of the GPU. It decides, per measured row, which microbenchmark of
+ * workloads/ubench/ mirrors the row's method and with which parameters, and turns a simulated
+ * kernel's span into the row's quantity. doc/validation.md explains each mapping.
+ *
+ * Not done here: running the simulator (sim/cli/cmd_validate.c does), TLB effects (the
+ * simulator has no TLB), and the sources' timing overheads (kernel launch, clock64 reads).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+#include "validate.h"
+
+/* =========================================================================================
+ * CSV
+ * ========================================================================================= */
+
+#define CSV_FIELDS 7
+static const char *const csv_header[CSV_FIELDS] = { "gpu", "memory_type", "metric", "value",
+						    "unit", "method", "source" };
+
+/* A growable string. */
+struct sbuf {
+	char *s;
+	size_t n, cap;
+};
+
+static void sbuf_put(struct sbuf *b, char c)
+{
+	if (b->n + 1 >= b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 64;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	b->s[b->n++] = c;
+	b->s[b->n] = '\0';
+}
+
+/*
+ * Reads one record (which may span lines inside quotes) into fields[]. Returns the number of
+ * fields, 0 at end of file, -1 with err filled on a malformed record. *line is the line the
+ * record starts on; *next_line advances past it.
+ */
+static int csv_record(FILE *f, const char *name, int *next_line, char **fields, size_t max,
+		      struct sim_err *err)
+{
+	struct sbuf b = { 0 };
+	size_t nf = 0;
+	int c, line = *next_line;
+	bool quoted = false, was_quoted = false, any = false;
+
+	for (;;) {
+		c = getc(f);
+		if (c == EOF) {
+			if (quoted) {
+				free(b.s);
+				goto bad_eof;
+			}
+			if (!any && nf == 0) {
+				free(b.s);
+				return 0;
+			}
+			break;
+		}
+		any = true;
+		if (quoted) {
+			if (c == '"') {
+				int d = getc(f);
+
+				if (d == '"') {
+					sbuf_put(&b, '"');
+					continue;
+				}
+				if (d != EOF)
+					ungetc(d, f);
+				quoted = false;
+				continue;
+			}
+			if (c == '\n')
+				(*next_line)++;
+			sbuf_put(&b, (char)c);
+			continue;
+		}
+		if (c == '\r')
+			continue;
+		if (c == '"') {
+			if (b.n != 0 || was_quoted) {
+				free(b.s);
+				for (size_t i = 0; i < nf; i++)
+					free(fields[i]);
+				return sim_err_set(err, name, line, "a quote inside field %zu that "
+						   "does not start with one", nf + 1);
+			}
+			quoted = was_quoted = true;
+			continue;
+		}
+		if (was_quoted && c != ',' && c != '\n') {
+			free(b.s);
+			for (size_t i = 0; i < nf; i++)
+				free(fields[i]);
+			return sim_err_set(err, name, line, "text after the closing quote of field "
+					   "%zu", nf + 1);
+		}
+		if (c == ',' || c == '\n') {
+			if (nf == max) {
+				free(b.s);
+				for (size_t i = 0; i < nf; i++)
+					free(fields[i]);
+				return sim_err_set(err, name, line, "more than %zu fields", max);
+			}
+			fields[nf++] = b.s != NULL ? b.s : xstrdup("");
+			b.s = NULL;
+			b.n = b.cap = 0;
+			was_quoted = false;
+			if (c == '\n') {
+				(*next_line)++;
+				return (int)nf;
+			}
+			continue;
+		}
+		sbuf_put(&b, (char)c);
+	}
+	if (nf == max) {
+		free(b.s);
+		for (size_t i = 0; i < nf; i++)
+			free(fields[i]);
+		return sim_err_set(err, name, line, "more than %zu fields", max);
+	}
+	fields[nf++] = b.s != NULL ? b.s : xstrdup("");
+	(*next_line)++;
+	return (int)nf;
+bad_eof:
+	for (size_t i = 0; i < nf; i++)
+		free(fields[i]);
+	return sim_err_set(err, name, line, "unterminated quoted field %zu", nf + 1);
+}
+
+static void free_fields(char **fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(fields[i]);
+}
+
+struct vcsv *validate_csv_read(FILE *f, const char *name, struct sim_err *err)
+{
+	struct vcsv *c = xcalloc(1, sizeof *c);
+	char *fields[CSV_FIELDS + 1];
+	size_t cap = 0;
+	int next = 1, nf, line;
+
+	c->path = xstrdup(name);
+	line = next;
+	nf = csv_record(f, name, &next, fields, CSV_FIELDS + 1, err);
+	if (nf <= 0) {
+		if (nf == 0)
+			sim_err_set(err, name, 1, "empty file: expected the header %s,%s,%s,%s,%s,%s,%s",
+				    csv_header[0], csv_header[1], csv_header[2], csv_header[3],
+				    csv_header[4], csv_header[5], csv_header[6]);
+		validate_csv_free(c);
+		return NULL;
+	}
+	for (int i = 0; i < CSV_FIELDS; i++) {
+		if (nf != CSV_FIELDS || strcmp(fields[i], csv_header[i]) != 0) {
+			sim_err_set(err, name, line, "bad header: expected %s,%s,%s,%s,%s,%s,%s",
+				    csv_header[0], csv_header[1], csv_header[2], csv_header[3],
+				    csv_header[4], csv_header[5], csv_header[6]);
+			free_fields(fields, (size_t)nf);
+			validate_csv_free(c);
+			return NULL;
+		}
+	}
+	free_fields(fields, (size_t)nf);
+	for (;;) {
+		struct vrow *r;
+		char *end;
+
+		line = next;
+		nf = csv_record(f, name, &next, fields, CSV_FIELDS + 1, err);
+		if (nf < 0) {
+			validate_csv_free(c);
+			return NULL;
+		}
+		if (nf == 0)
+			break;
+		if (nf == 1 && fields[0][0] == '\0') { /* a blank line */
+			free_fields(fields, 1);
+			continue;
+		}
+		if (nf != CSV_FIELDS) {
+			sim_err_set(err, name, line, "%d fields, expected %d (%s,...,%s)", nf,
+				    CSV_FIELDS, csv_header[0], csv_header[CSV_FIELDS - 1]);
+			free_fields(fields, (size_t)nf);
+			validate_csv_free(c);
+			return NULL;
+		}
+		if (c->n == cap) {
+			cap = cap ? 2 * cap : 256;
+			c->rows = xreallocarray(c->rows, cap, sizeof *c->rows);
+		}
+		r = &c->rows[c->n];
+		errno = 0;
+		r->value = strtod(fields[3], &end);
+		if (fields[3][0] == '\0' || *end != '\0' || errno != 0 || !isfinite(r->value)) {
+			sim_err_set(err, name, line, "value: '%s' is not a number", fields[3]);
+			free_fields(fields, (size_t)nf);
+			validate_csv_free(c);
+			return NULL;
+		}
+		free(fields[3]);
+		r->gpu = fields[0];
+		r->memory_type = fields[1];
+		r->metric = fields[2];
+		r->unit = fields[4];
+		r->method = fields[5];
+		r->source = fields[6];
+		r->line = line;
+		c->n++;
+	}
+	return c;
+}
+
+struct vcsv *validate_csv_load(const char *path, struct sim_err *err)
+{
+	FILE *f = fopen(path, "r");
+	struct vcsv *c;
+
+	if (f == NULL) {
+		sim_err_set(err, path, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	c = validate_csv_read(f, path, err);
+	fclose(f);
+	return c;
+}
+
+void validate_csv_free(struct vcsv *c)
+{
+	if (c == NULL)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		struct vrow *r = &c->rows[i];
+
+		free(r->gpu);
+		free(r->memory_type);
+		free(r->metric);
+		free(r->unit);
+		free(r->method);
+		free(r->source);
+	}
+	free(c->rows);
+	free(c->path);
+	free(c);
+}
+
+/* =========================================================================================
+ * Metric names
+ * ========================================================================================= */
+
+int validate_metric_parse(const char *metric, struct vmetric *m, struct sim_err *err)
+{
+	const char *at = strchr(metric, '@'), *s;
+	size_t len = at != NULL ? (size_t)(at - metric) : strlen(metric);
+
+	memset(m, 0, sizeof *m);
+	if (len == 0 || len >= sizeof m->family)
+		return sim_err_set(err, NULL, 0, "metric '%s': family name empty or too long",
+				   metric);
+	memcpy(m->family, metric, len);
+	if (at == NULL)
+		return 0;
+	s = at + 1;
+	for (;;) {
+		const char *eq = strchr(s, '=');
+		char *end;
+		size_t nl;
+
+		if (eq == NULL || eq == s)
+			return sim_err_set(err, NULL, 0, "metric '%s': expected name=value after "
+					   "'%.*s'", metric, (int)(s - metric), metric);
+		nl = (size_t)(eq - s);
+		if (m->nparams == VMETRIC_MAX_PARAMS || nl >= VMETRIC_NAME_MAX)
+			return sim_err_set(err, NULL, 0, "metric '%s': more than %d parameters or "
+					   "a name too long", metric, VMETRIC_MAX_PARAMS);
+		memcpy(m->p[m->nparams].name, s, nl);
+		m->p[m->nparams].name[nl] = '\0';
+		errno = 0;
+		m->p[m->nparams].value = strtod(eq + 1, &end);
+		if (end == eq + 1 || errno != 0 || (*end != '\0' && *end != ';' && *end != '_'))
+			return sim_err_set(err, NULL, 0, "metric '%s': parameter %s: not a number",
+					   metric, m->p[m->nparams].name);
+		m->nparams++;
+		if (*end == '\0')
+			return 0;
+		s = end + 1;
+	}
+}
+
+bool validate_metric_param(const struct vmetric *m, const char *name, double *v)
+{
+	for (size_t i = 0; i < m->nparams; i++) {
+		if (strcmp(m->p[i].name, name) == 0) {
+			*v = m->p[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* =========================================================================================
+ * Units
+ * ========================================================================================= */
+
+enum vquantity validate_unit(const char *unit, double *to_canonical)
+{
+	static const struct {
+		const char *unit;
+		enum vquantity q;
+		double f;
+	} units[] = {
+		{ "GB/s", VQ_BANDWIDTH, 1.0 },
+		{ "GiB/s", VQ_BANDWIDTH, 1.073741824 },
+		{ "MB/s", VQ_BANDWIDTH, 1e-3 },
+		{ "MiB/s", VQ_BANDWIDTH, 1.048576e-3 },
+		{ "TB/s", VQ_BANDWIDTH, 1e3 },
+		{ "cycles", VQ_CYCLES, 1.0 },
+		{ "cycles/warp-instr", VQ_CYCLES, 1.0 },
+	};
+
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(unit, units[i].unit) == 0) {
+			*to_canonical = units[i].f;
+			return units[i].q;
+		}
+	}
+	*to_canonical = NAN;
+	return VQ_UNKNOWN;
+}
+
+double validate_method_mhz(const char *method)
+{
+	const char *p = method, *last = NULL;
+
+	while ((p = strstr(p, " MHz")) != NULL) {
+		last = p;
+		p += 4;
+	}
+	if (last == NULL)
+		return 0.0;
+	p = last;
+	while (p > method && (isdigit((unsigned char)p[-1]) || p[-1] == '.'))
+		p--;
+	return p < last ? strtod(p, NULL) : 0.0;
+}
+
+/* =========================================================================================
+ * Error statistics
+ * ========================================================================================= */
+
+double validate_error_pct(double meas, double sim)
+{
+	return 100.0 * (sim - meas) / meas;
+}
+
+void validate_stats(const double *meas, const double *sim, size_t n, struct vstats *out)
+{
+	double ape = 0.0, se = 0.0, mean = 0.0, worst = 0.0;
+	bool meas_const = true, sim_const = true;
+
+	memset(out, 0, sizeof *out);
+	out->n = n;
+	out->pearson = NAN;
+	if (n == 0) {
+		out->mape = out->nrmse = out->max_ape = NAN;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double e = fabs(validate_error_pct(meas[i], sim[i]));
+
+		ape += e;
+		if (e > worst)
+			worst = e;
+		se += (sim[i] - meas[i]) * (sim[i] - meas[i]);
+		mean += fabs(meas[i]);
+		meas_const = meas_const && meas[i] == meas[0];
+		sim_const = sim_const && sim[i] == sim[0];
+	}
+	mean /= (double)n;
+	out->mape = ape / (double)n;
+	out->max_ape = worst;
+	out->nrmse = mean > 0 ? 100.0 * sqrt(se / (double)n) / mean : NAN;
+	if (n >= 3 && !meas_const && !sim_const)
+		out->pearson = gsl_stats_correlation(meas, 1, sim, 1, n);
+}
+
+size_t validate_subset(size_t n, size_t k, size_t *idx)
+{
+	if (k == 0 || n == 0)
+		return 0;
+	if (k >= n) {
+		for (size_t i = 0; i < n; i++)
+			idx[i] = i;
+		return n;
+	}
+	if (k == 1) {
+		idx[0] = 0;
+		return 1;
+	}
+	for (size_t i = 0; i < k; i++)
+		idx[i] = (size_t)floor((double)i * (double)(n - 1) / (double)(k - 1) + 0.5);
+	return k;
+}
+
+/* =========================================================================================
+ * Families
+ * ========================================================================================= */
+
+const struct vfamily_info validate_families[] = {
+	{ "pchase_latency", "pchase.wl",
+	  "footprint_kB (gpu-latency: 64 B slots, one warp, host-timed) or footprint_bytes "
+	  "(markdewing: 128 B lines, one thread, clock64); warm-up chase, then 4096 loads; "
+	  "cycles per load" },
+	{ "l1_l2_read_bw_per_dataset", "cache_bw.wl",
+	  "kB: one 256-thread block per SM re-reads a kB float buffer (first 256 KiB), >= 128 KiB "
+	  "per block after a one-pass warm-up; aggregate GB/s" },
+	{ "l2_read_bw", "l2_bw.wl",
+	  "total_working_set_kB: 1024-thread blocks read 64 KiB chunks of the working set, 3 "
+	  "waves; warm-up pass when it fits 1.25 x L2; read GB/s" },
+	{ "stream_init_bw", "stream.wl", "blockSize: 2 blocks per SM, grid-stride over doubles "
+	  "after a kernel leaving the L2 dirty, a[i] = s; GB/s of stores" },
+	{ "stream_read_bw", "stream.wl", "blockSize: as init, sum += a[i]; GB/s of loads" },
+	{ "stream_scale_bw", "stream.wl", "blockSize: as init, a[i] = s * b[i]; GB/s of loads + "
+	  "stores" },
+	{ "stream_triad_bw", "stream.wl", "blockSize: as init, a[i] = b[i] + s * c[i]; GB/s of "
+	  "loads + stores" },
+	{ "l1_cycles_per_warp_load", "l1_strides.wl",
+	  "float_ or double_block_width, pitch: one 1024-thread block of width w reads "
+	  "A[x%64 + (y%32) pitch + k]; cycles per warp load (the _stride variant is not "
+	  "mirrored)" },
+	{ NULL, NULL, NULL },
+};
+
+/* Appends one "name=value" override. */
+static void plan_p(char (*p)[VPLAN_P_LEN], size_t *n, const char *name, double v)
+{
+	snprintf(p[(*n)++], VPLAN_P_LEN, "%s=%.0f", name, v);
+}
+
+static int skip(char *reason, size_t size, const char *fmt, const char *arg)
+{
+	snprintf(reason, size, fmt, arg);
+	return 0;
+}
+
+/* Loads of the measured pointer chase: enough to average over the permutation and many
+ * sectors and DRAM rows, few enough for a fraction of a second. */
+#define PCHASE_LOADS 4096.0
+/* cache_bw: bytes each block reads in the measured kernel at least, and the window. */
+#define CACHE_BW_TARGET_KB 128.0
+#define CACHE_BW_WIN_KB 256.0
+/* l2_bw: the scaled chunk and the number of waves of resident blocks. */
+#define L2_BW_CHUNK_KB 64.0
+#define L2_BW_WAVES 3.0
+
+static int plan_pchase(const struct vrow *r, const struct vmetric *mt, const struct vmachine *m,
+		       struct vplan *pl, char *reason, size_t size)
+{
+	double fp, stride, threads, nodes, warm;
+	bool markdewing = strstr(r->method, "128-B") != NULL;
+
+	if (validate_metric_param(mt, "footprint_kB", &fp))
+		fp *= 1024.0;
+	else if (!validate_metric_param(mt, "footprint_bytes", &fp))
+		return skip(reason, size, "%s: no footprint_kB or footprint_bytes parameter",
+			    mt->family);
+	stride = markdewing ? 128.0 : 64.0;
+	threads = markdewing ? 1.0 : 32.0;
+	nodes = floor(fp / stride);
+	if (nodes < 1.0)
+		return skip(reason, size, "%s: footprint below one node", mt->family);
+	pl->workload = "pchase.wl";
+	/* After a pass over min(footprint, 1.25 x L2) the caches hold what a full pass leaves. */
+	warm = fmin(nodes, ceil(1.25 * (double)m->l2_bytes / stride));
+	plan_p(pl->warm, &pl->nwarm, "footprint_bytes", nodes * stride);
+	plan_p(pl->warm, &pl->nwarm, "stride_bytes", stride);
+	plan_p(pl->warm, &pl->nwarm, "threads", threads);
+	plan_p(pl->warm, &pl->nwarm, "loads", warm);
+	plan_p(pl->meas, &pl->nmeas, "footprint_bytes", nodes * stride);
+	plan_p(pl->meas, &pl->nmeas, "stride_bytes", stride);
+	plan_p(pl->meas, &pl->nmeas, "threads", threads);
+	plan_p(pl->meas, &pl->nmeas, "loads", PCHASE_LOADS);
+	pl->ops = PCHASE_LOADS;
+	pl->method_mhz = validate_method_mhz(r->method);
+	/* gpu-latency divides host time by loads and multiplies by the clock it names;
+	 * clock64() sources count SM cycles directly. */
+	pl->kind = strstr(r->method, "clock64") == NULL && pl->method_mhz > 0
+		? VV_HOST_CYCLES_PER_OP : VV_CYCLES_PER_OP;
+	return 1;
+}
+
+static int plan_cache_bw(const struct vmetric *mt, const struct vmachine *m, struct vplan *pl,
+			 char *reason, size_t size)
+{
+	double kb, per, reps;
+
+	if (!validate_metric_param(mt, "kB", &kb))
+		return skip(reason, size, "%s: no kB parameter", mt->family);
+	if (kb < 1.0 || kb != floor(kb))
+		return skip(reason, size, "%s: kB must be a whole number >= 1", mt->family);
+	per = fmin(kb, CACHE_BW_WIN_KB);
+	reps = ceil(CACHE_BW_TARGET_KB / per);
+	pl->workload = "cache_bw.wl";
+	plan_p(pl->warm, &pl->nwarm, "kb", kb);
+	plan_p(pl->warm, &pl->nwarm, "reps", 1);
+	plan_p(pl->warm, &pl->nwarm, "win_kb", CACHE_BW_WIN_KB);
+	plan_p(pl->warm, &pl->nwarm, "sms", m->sms);
+	plan_p(pl->meas, &pl->nmeas, "kb", kb);
+	plan_p(pl->meas, &pl->nmeas, "reps", reps);
+	plan_p(pl->meas, &pl->nmeas, "win_kb", CACHE_BW_WIN_KB);
+	plan_p(pl->meas, &pl->nmeas, "sms", m->sms);
+	pl->kind = VV_GBPS;
+	pl->ops = (double)m->sms * reps * per * 1024.0;
+	return 1;
+}
+
+static int plan_l2_bw(const struct vmetric *mt, const struct vmachine *m, struct vplan *pl,
+		      char *reason, size_t size)
+{
+	double ws, chunks, blocks;
+
+	if (!validate_metric_param(mt, "total_working_set_kB", &ws))
+		return skip(reason, size, "%s: no total_working_set_kB parameter (a scalar from "
+			    "another benchmark)", mt->family);
+	if (ws < L2_BW_CHUNK_KB || fmod(ws, L2_BW_CHUNK_KB) != 0.0)
+		return skip(reason, size, "%s: working set not a multiple of the 64 KiB chunk",
+			    mt->family);
+	if (m->blocks_1024 == 0)
+		return skip(reason, size, "%s: a 1024-thread block does not fit on an SM",
+			    mt->family);
+	chunks = ws / L2_BW_CHUNK_KB;
+	blocks = L2_BW_WAVES * m->blocks_1024 * m->sms;
+	pl->workload = "l2_bw.wl";
+	if (ws * 1024.0 <= 1.25 * (double)m->l2_bytes) {
+		plan_p(pl->warm, &pl->nwarm, "ws_kb", ws);
+		plan_p(pl->warm, &pl->nwarm, "chunk_kb", L2_BW_CHUNK_KB);
+		plan_p(pl->warm, &pl->nwarm, "blocks", chunks);
+	}
+	plan_p(pl->meas, &pl->nmeas, "ws_kb", ws);
+	plan_p(pl->meas, &pl->nmeas, "chunk_kb", L2_BW_CHUNK_KB);
+	plan_p(pl->meas, &pl->nmeas, "blocks", blocks);
+	pl->kind = VV_GBPS;
+	pl->ops = blocks * L2_BW_CHUNK_KB * 1024.0;
+	return 1;
+}
+
+static int plan_stream(const struct vmetric *mt, const struct vmachine *m, struct vplan *pl,
+		       char *reason, size_t size)
+{
+	static const struct {
+		const char *family;
+		int loads, stores;
+	} v[] = {
+		{ "stream_init_bw", 0, 1 },
+		{ "stream_read_bw", 1, 0 },
+		{ "stream_scale_bw", 1, 1 },
+		{ "stream_triad_bw", 2, 1 },
+	};
+	double bs, iters, first;
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		if (strcmp(mt->family, v[i].family) == 0)
+			break;
+	if (!validate_metric_param(mt, "blockSize", &bs))
+		return skip(reason, size, "%s: no blockSize parameter (a scalar from another "
+			    "benchmark)", mt->family);
+	if (bs < 32 || bs > 1024 || fmod(bs, 32.0) != 0.0)
+		return skip(reason, size, "%s: blockSize not a multiple of 32 in 32..1024",
+			    mt->family);
+	iters = fmax(4.0, floor(4096.0 / bs));
+	first = ceil((double)m->l2_bytes / (2.0 * m->sms * bs * 8.0));
+	pl->workload = "stream.wl";
+	plan_p(pl->warm, &pl->nwarm, "threads", bs);
+	plan_p(pl->warm, &pl->nwarm, "sms", m->sms);
+	plan_p(pl->warm, &pl->nwarm, "first", 0);
+	plan_p(pl->warm, &pl->nwarm, "iters", first);
+	plan_p(pl->warm, &pl->nwarm, "loads", 0);
+	plan_p(pl->warm, &pl->nwarm, "stores", 1);
+	plan_p(pl->meas, &pl->nmeas, "first", first);
+	plan_p(pl->meas, &pl->nmeas, "threads", bs);
+	plan_p(pl->meas, &pl->nmeas, "sms", m->sms);
+	plan_p(pl->meas, &pl->nmeas, "iters", iters);
+	plan_p(pl->meas, &pl->nmeas, "loads", v[i].loads);
+	plan_p(pl->meas, &pl->nmeas, "stores", v[i].stores);
+	pl->kind = VV_GBPS;
+	pl->ops = iters * 2.0 * m->sms * bs * 8.0 * (v[i].loads + v[i].stores);
+	return 1;
+}
+
+static int plan_l1_strides(const struct vmetric *mt, struct vplan *pl, char *reason,
+			   size_t size)
+{
+	double w, pitch, elem;
+	const double reads = 64.0;
+
+	if (validate_metric_param(mt, "float_block_width", &w))
+		elem = 4;
+	else if (validate_metric_param(mt, "double_block_width", &w))
+		elem = 8;
+	else
+		return skip(reason, size, "%s: only the blockKernel rows (*_block_width) are "
+			    "mirrored, not the lane-stride variant", mt->family);
+	if (!validate_metric_param(mt, "pitch", &pitch))
+		return skip(reason, size, "%s: no pitch parameter", mt->family);
+	if (w < 1 || w > 1024 || fmod(1024.0, w) != 0.0)
+		return skip(reason, size, "%s: block width must divide 1024", mt->family);
+	pl->workload = "l1_strides.wl";
+	plan_p(pl->warm, &pl->nwarm, "w", w);
+	plan_p(pl->warm, &pl->nwarm, "pitch", pitch);
+	plan_p(pl->warm, &pl->nwarm, "reads", reads);
+	plan_p(pl->warm, &pl->nwarm, "elem", elem);
+	memcpy(pl->meas, pl->warm, sizeof pl->meas);
+	pl->nmeas = pl->nwarm;
+	pl->kind = VV_CYCLES_PER_OP;
+	pl->ops = 32.0 * reads; /* 32 warps x reads warp loads */
+	return 1;
+}
+
+int validate_plan(const struct vrow *r, const struct vmachine *m, struct vplan *pl,
+		  char *reason, size_t size)
+{
+	struct vmetric mt;
+	struct sim_err err;
+	enum vquantity q;
+	double f;
+
+	memset(pl, 0, sizeof *pl);
+	if (validate_metric_parse(r->metric, &mt, &err) != 0) {
+		snprintf(reason, size, "%.200s", err.msg);
+		return -1;
+	}
+	q = validate_unit(r->unit, &f);
+	if (strcmp(mt.family, "pchase_latency") == 0 && q == VQ_CYCLES)
+		return plan_pchase(r, &mt, m, pl, reason, size);
+	if (strcmp(mt.family, "l1_l2_read_bw_per_dataset") == 0 && q == VQ_BANDWIDTH)
+		return plan_cache_bw(&mt, m, pl, reason, size);
+	if (strcmp(mt.family, "l2_read_bw") == 0 && q == VQ_BANDWIDTH)
+		return plan_l2_bw(&mt, m, pl, reason, size);
+	if (strncmp(mt.family, "stream_", 7) == 0 && q == VQ_BANDWIDTH &&
+	    (strcmp(mt.family, "stream_init_bw") == 0 || strcmp(mt.family, "stream_read_bw") == 0 ||
+	     strcmp(mt.family, "stream_scale_bw") == 0 ||
+	     strcmp(mt.family, "stream_triad_bw") == 0))
+		return plan_stream(&mt, m, pl, reason, size);
+	if (strcmp(mt.family, "l1_cycles_per_warp_load") == 0 && q == VQ_CYCLES)
+		return plan_l1_strides(&mt, pl, reason, size);
+	for (size_t i = 0; validate_families[i].family != NULL; i++)
+		if (strcmp(mt.family, validate_families[i].family) == 0)
+			return skip(reason, size, "unit '%s' is not the family's quantity",
+				    r->unit);
+	return skip(reason, size, "no microbenchmark mirrors family %s", mt.family);
+}
+
+double validate_value(const struct vplan *pl, uint64_t cycles, double core_ps)
+{
+	double ns = (double)cycles * core_ps / 1000.0;
+
+	switch (pl->kind) {
+	case VV_CYCLES_PER_OP:
+		return (double)cycles / pl->ops;
+	case VV_HOST_CYCLES_PER_OP:
+		return ns * pl->method_mhz / 1000.0 / pl->ops;
+	case VV_GBPS:
+		return ns > 0 ? pl->ops / ns : NAN;
+	}
+	return NAN;
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# validate.sh - `gmsim validate` against ../shared/data/hw/measured.csv (or the copy in
+# $GMSIM_MEASURED), a handful of points so it stays fast:
+#   - V100: configs/v100.cfg if it exists, else configs/default.cfg (V100-class), gpu
+#     V100-PCIe-16GB, pointer chase and L1/L2 bandwidth, 2 points each; A100: configs/a100-80gb.cfg
+#     or configs/a100-class.cfg, gpu "A100-80GB (variant not stated)", the L2 working-set sweep;
+#   - the table has a header, one row per simulated point with a finite error, a family summary,
+#     and every selected row is either simulated or listed as skipped with a reason;
+#   - a loose --max-error 60 gate passes (a model change that breaks validation badly fails
+#     here), a 0.01 % gate exits 1 with its message;
+#   - --stats-json holds every point and family, --plot writes .dat and .gp (and a note when
+#     gnuplot is missing); a bad CSV line is a user error naming file:line; missing --gpu is a
+#     usage error.
+. "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
+plan 17
+M=${GMSIM_MEASURED:-$GMSIM_SRCDIR/../shared/data/hw/measured.csv}
+if [ ! -r "$M" ]; then
+	echo "1..0 # SKIP no measured data at $M"
+	exit 0
+fi
+V=configs/default.cfg
+[ -r "$GMSIM_SRCDIR/configs/v100.cfg" ] && V=configs/v100.cfg
+A=configs/a100-class.cfg
+[ -r "$GMSIM_SRCDIR/configs/a100-80gb.cfg" ] && A=configs/a100-80gb.cfg
+
+# rows of FAMILIES for GPU in the CSV (python: the CSV has quoted commas)
+rows() {
+	python3 -c 'import csv, sys
+fams = sys.argv[3].split(",")
+n = sum(1 for r in csv.DictReader(open(sys.argv[1]))
+        if r["gpu"] == sys.argv[2] and any(r["metric"].startswith(f) for f in fams))
+print(n)' "$M" "$1" "$2"
+}
+
+run_gmsim validate -q -c $V --measured "$M" --gpu V100-PCIe-16GB \
+	--metrics pchase_latency,l1_l2_read_bw_per_dataset --max-points 2 --max-error 60 \
+	--stats-json "$tap_tmp/v.json" --plot "$tap_tmp/plots"
+printf '%s\n' "$out" | sed -n '1,12p' | sed 's/^/# /'
+expect_eq "V100 ($V): exits 0 under --max-error 60" 0 "$rc"
+expect_match "V100: table header" "^metric +measured +simulated +error% +unit" "$out"
+np=$(printf '%s\n' "$out" | grep -cE '^(pchase_latency|l1_l2_read_bw_per_dataset)@[^ ]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +(cycles|GB/s)$')
+expect_eq "V100: 4 simulated points (2 per family)" 4 "$np"
+expect_match "V100: family summary with MAPE" "^pchase_latency +2 +[0-9.]+ +[0-9.]+ +n/a" "$out"
+expect_match "V100: l1_l2 family" "^l1_l2_read_bw_per_dataset +2 " "$out"
+total=$(rows V100-PCIe-16GB pchase_latency,l1_l2_read_bw_per_dataset)
+expect_match "V100: every selected row simulated or skipped ($total rows)" \
+	"^$total rows for gpu \"V100-PCIe-16GB\": 4 simulated, $((total - 4)) skipped" "$out"
+expect_match "V100: the skipped subset is counted" \
+	"skipped $((total - 4)) rows of supported families: not in the --max-points 2 subset" "$out"
+set -- $(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(len(d["points"]), len(d["families"]), d["families"]["pchase_latency"]["n"],
+      all(p["simulated"] is not None and p["simulated"] > 0 for p in d["points"]))' "$tap_tmp/v.json")
+expect_eq "--stats-json: 4 points, 2 families, all simulated" "4 2 2 True" "$*"
+ok=no
+[ -s "$tap_tmp/plots/pchase_latency.dat" ] && [ -s "$tap_tmp/plots/pchase_latency.gp" ] && ok=yes
+expect_eq "--plot: .dat and .gp per family" yes "$ok"
+if command -v gnuplot >/dev/null 2>&1; then
+	expect_match "--plot: SVGs drawn" "^plots: [0-9]+ SVG" "$out"
+else
+	expect_match "--plot: note that gnuplot is missing" "gnuplot is not on PATH" "$out"
+fi
+
+run_gmsim validate -q -c $A --measured "$M" --gpu "A100-80GB (variant not stated)" \
+	--metrics l2_read_bw --max-points 2 --max-error 60
+printf '%s\n' "$out" | sed -n '1,8p' | sed 's/^/# /'
+expect_eq "A100 ($A): exits 0 under --max-error 60" 0 "$rc"
+np=$(printf '%s\n' "$out" | grep -cE '^l2_read_bw@total_working_set_kB=[0-9]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +GB/s$')
+expect_eq "A100: 2 simulated L2 working-set points" 2 "$np"
+
+# a gate the model cannot meet
+run_gmsim validate -q -c $V --measured "$M" --gpu V100-PCIe-16GB \
+	--metrics l1_l2_read_bw_per_dataset --max-points 1 --max-error 0.01
+expect_eq "--max-error 0.01: exits 1" 1 "$rc"
+expect_match "--max-error: says why" "MAPE exceeds --max-error 0.01%" "$err"
+
+# bad input and usage
+printf 'gpu,memory_type,metric,value,unit,method,source\nX,HBM2,pchase_latency@footprint_kB=1,abc,cycles,m,s\n' \
+	>"$tap_tmp/bad.csv"
+run_gmsim validate -q -c $V --measured "$tap_tmp/bad.csv" --gpu X
+expect_eq "bad CSV: exit 1" 1 "$rc"
+expect_match "bad CSV: file:line" "bad.csv:2: value: 'abc' is not a number" "$err"
+run_gmsim validate --measured "$M"
+expect_eq "no --gpu: usage error" 2 "$rc"
+done_testing
