@@ -182,6 +182,17 @@ struct mc_stats {
 	struct stat_level rq, wq;
 };
 
+/* mc_try_enqueue_from: sources refused for lack of entries wait in a FIFO line; entries that
+ * free are granted to the head of the line, and a granted source's next attempt is accepted.
+ * state[src] is WAIT_NONE, WAIT_LINE or WAIT_GRANTED; the arrays grow (amortised) when a new
+ * source id appears. */
+enum { WAIT_NONE, WAIT_LINE, WAIT_GRANTED };
+struct mc_waiters {
+	uint32_t *ring;       /* the line, oldest first */
+	uint8_t *state;
+	uint32_t cap, head, n, nsrc, granted;
+};
+
 struct mc {
 	const struct mc_params *p;
 	const struct dram_spec *s;
@@ -192,6 +203,7 @@ struct mc {
 	struct clock_unit *unit;
 	struct clock_unit *producer;
 	bool producer_waiting;
+	struct mc_waiters waiters[2];       /* mc_try_enqueue_from: [is_write] */
 	mc_done_fn *done_fn;
 	void *done_ctx;
 	struct ent *pool, *free;
@@ -356,6 +368,10 @@ void mc_destroy(struct mc *m)
 	free(m->pool);
 	free(m->ecc);
 	free(m->cands);
+	for (i = 0; i < 2; i++) {
+		free(m->waiters[i].ring);
+		free(m->waiters[i].state);
+	}
 	dram_chan_destroy(m->dram);
 	free(m);
 }
@@ -445,6 +461,73 @@ void mc_enqueue(struct mc *m, const struct mc_access *a)
 	e->bank = dram_bank_index(m->s, &a->da);
 	queue_ent(m, e, now);
 	clock_wake(m->unit);
+}
+
+static void waiters_grow(struct mc_waiters *w, uint32_t src)
+{
+	uint32_t i, ncap = w->cap ? w->cap : 8, *ring;
+
+	if (src >= w->nsrc) {
+		uint32_t nsrc = src + 1 > 2 * w->nsrc ? src + 1 : 2 * w->nsrc;
+
+		w->state = xreallocarray(w->state, nsrc, sizeof *w->state);
+		memset(w->state + w->nsrc, WAIT_NONE, nsrc - w->nsrc);
+		w->nsrc = nsrc;
+	}
+	while (ncap < w->nsrc)
+		ncap *= 2;
+	if (ncap == w->cap)
+		return;
+	ring = xcalloc(ncap, sizeof *ring);
+	for (i = 0; i < w->n; i++)
+		ring[i] = w->ring[(w->head + i) % w->cap];
+	free(w->ring);
+	w->ring = ring;
+	w->cap = ncap;
+	w->head = 0;
+}
+
+/* Free entries of a queue kind (in-flight entries still hold theirs). */
+static uint32_t free_entries(const struct mc *m, bool is_write)
+{
+	uint32_t used = is_write ? m->nwrites + m->wr_done.n : m->nreads + m->rd_done.n;
+	uint32_t cap = is_write ? m->p->write_queue : m->p->read_queue;
+
+	return used < cap ? cap - used : 0;
+}
+
+bool mc_try_enqueue_from(struct mc *m, const struct mc_access *a, uint32_t src)
+{
+	struct mc_waiters *w = &m->waiters[a->is_write];
+	uint32_t free_n = free_entries(m, a->is_write);
+	uint8_t st;
+
+	waiters_grow(w, src);
+	/* Grant the entries nobody holds to the head of the line. */
+	while (w->n > 0 && free_n > w->granted) {
+		w->state[w->ring[w->head]] = WAIT_GRANTED;
+		w->head = (w->head + 1) % w->cap;
+		w->n--;
+		w->granted++;
+	}
+	st = w->state[src];
+	if (st != WAIT_GRANTED && (w->n > 0 || free_n <= w->granted)) {
+		/* Entries are short and others were refused first: wait in line. */
+		if (st == WAIT_NONE) {
+			w->ring[(w->head + w->n) % w->cap] = src;
+			w->n++;
+			w->state[src] = WAIT_LINE;
+		}
+		return false;
+	}
+	if (!mc_can_accept(m, a->is_write))
+		return false; /* this cycle's port budget: try again next cycle (a grant is kept) */
+	if (st == WAIT_GRANTED) {
+		w->state[src] = WAIT_NONE;
+		w->granted--;
+	}
+	mc_enqueue(m, a);
+	return true;
 }
 
 bool mc_try_enqueue(struct mc *m, const struct mc_access *a)

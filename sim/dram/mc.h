@@ -90,6 +90,16 @@ void mc_enqueue(struct mc *m, const struct mc_access *a);
 /* mc_enqueue if there is room; else remembers that the producer waits (it is woken when an
  * entry frees) and returns false. */
 bool mc_try_enqueue(struct mc *m, const struct mc_access *a);
+/*
+ * For several producers sharing a controller (the L2 slices), which retry every cycle while they
+ * hold accesses for it: admission in order of waiting. A source refused for lack of entries joins
+ * a line (oldest first; src is any small integer naming the producer); while the line is not
+ * empty, the k oldest waiters may take the k free entries and every other source is refused and
+ * joins the line. So the producer ticked first in a cycle cannot take every entry that frees
+ * (with 64 slices, plain mc_try_enqueue gave slice 0 a third of slice 63's miss latency). No
+ * wake-ups: the producers retry on their own.
+ */
+bool mc_try_enqueue_from(struct mc *m, const struct mc_access *a, uint32_t src);
 /* The unit woken when a queue that refused an access has room again. */
 void mc_set_producer(struct mc *m, struct clock_unit *producer);
 /* Accesses queued or in flight (0: idle apart from refresh). */

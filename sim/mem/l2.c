@@ -64,8 +64,10 @@
  * not empty it stays awake and retries every cycle. Each cycle it walks the queue in order and
  * offers every access to its channel's MC, skipping channels that refused earlier in the same
  * cycle (so one full channel does not block the others, and each channel sees this slice's
- * accesses in order). Slices ticked earlier in a cycle get the first chance at a channel with
- * one free entry; with the MC's per-channel queues that bias is bounded by the queue depth.
+ * accesses in order). The MC admits slices in the order they were refused
+ * (mc_try_enqueue_from with the slice id), so the slice ticked first in a cycle does not take
+ * every entry that frees: without that, on a streaming copy over 64 slices, slice 63's mean miss
+ * latency was 2.8 times slice 0's.
  *
  * Admission. A load miss that opens sectors needs room in the miss queue for its reads plus, if
  * the line is absent, a whole victim line (its dirty sectors are not known before the victim is
@@ -605,7 +607,7 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 		uint32_t ch = a->ma.da.ch;
 
 		if (l2->ch_refused[ch] != now) {
-			if (mc_try_enqueue(l2->mcs[ch], &a->ma)) {
+			if (mc_try_enqueue_from(l2->mcs[ch], &a->ma, l2->id)) {
 				acc_set(l2, a, ACC_AT_MC);
 				continue;
 			}

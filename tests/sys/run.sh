@@ -16,7 +16,7 @@
 #     keeps its reuse with one set of the same size (workloads/README.md);
 #   - a bad -p name is a user error naming the parameter; two runs give the same statistics.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 28
+plan 29
 C=configs/test/small-gpu.cfg
 
 
@@ -153,10 +153,18 @@ expect_num "two kernels in order: [$2, $3] then [$4, $5]; $8 L2 hits in the seco
 expect_match "the report lists both launches" 'then stride .*grid \(16, 1, 1\)' "$out"
 
 # `gmsim run` with no arguments: the default config and workload.
-run_gmsim run -q
+run_gmsim run -q --stats-json "$tap_tmp/def.json"
 expect_eq "gmsim run with no arguments runs the default stream copy" \
 	"0 kernel stream_copy (workloads/stream_copy.wl) on default (V100-class clocks)" \
 	"$rc $(printf '%s\n' "$out" | head -1 | cut -d: -f1)"
+# The 64 L2 slices share the 32 controllers fairly: their mean miss latencies stay within 30 %
+# of each other (when the slice ticked first took every freed controller entry, the last
+# slice's was 2.8 times the first's).
+set -- $(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+l = [d["l2s%d" % i]["latency_miss"]["mean"] for i in range(64)]
+print(min(l), max(l))' "$tap_tmp/def.json")
+expect_num "fair L2 -> controller admission: slice miss latency $1 .. $2" "$2 < 1.3 * $1"
 
 run_gmsim run -c $C -w workloads/stride.wl -p bogus=3
 expect_eq "bad -p: exit 1 with the loader's message" "1 bogus: unknown parameter" \

@@ -1221,6 +1221,66 @@ static void test_queue_room(void **state)
 	assert_true(mc_can_accept(m, false));
 }
 
+/* An access of channel 0, pseudo-channel 0 that the test offers itself (done_at works on its
+ * id). */
+static struct mc_access *acc_new(struct env *e, uint32_t bank, uint32_t row, uint32_t col)
+{
+	struct acc_ev *ev;
+
+	assert_true(e->nacc < MAX_ACC);
+	ev = &e->acc[e->nacc++];
+	ev->e = e;
+	ev->id = e->nacc;
+	memset(&ev->a, 0, sizeof ev->a);
+	ev->a.da = daddr(e, 0, 0, bank, row, col);
+	ev->a.ctx = (void *)(uintptr_t)ev->id;
+	return &ev->a;
+}
+
+/* mc_try_enqueue_from: entries that free go to the sources refused first, whoever asks first in
+ * the cycle. Read queue of 2, both entries taken at cycle 0 (done 54 and 58, as in
+ * test_queue_room). */
+static void test_admission_order(void **state)
+{
+	struct env *e = env_new(state, DRAM_STD_GDDR6, 14.0, 1);
+	struct mc_access *a7, *a3, *a3b, *a9;
+	struct mc *m;
+
+	e->p.read_queue = 2;
+	env_start(e, 1);
+	m = e->mc[0];
+	rd_at(e, 0, 0, 1, 0);
+	rd_at(e, 0, 0, 1, 1);
+	a7 = acc_new(e, 1, 1, 0);
+	a3 = acc_new(e, 2, 1, 0);
+	a3b = acc_new(e, 2, 1, 1);
+	a9 = acc_new(e, 3, 1, 0);
+	run_to(e, 2);
+	/* Full: source 7, then source 3 are refused and wait in that order. */
+	assert_false(mc_try_enqueue_from(m, a7, 7));
+	assert_false(mc_try_enqueue_from(m, a3, 3));
+	run_to(e, 54);
+	/* One entry free: it is source 7's, though source 3 asks first. */
+	assert_int_equal(mc_pending(m), 1);
+	assert_false(mc_try_enqueue_from(m, a3, 3));
+	assert_true(mc_try_enqueue_from(m, a7, 7));
+	assert_false(mc_try_enqueue_from(m, a3, 3));
+	run_to(e, 58);
+	/* The next entry is source 3's; source 9, new, asks first and queues behind. */
+	assert_false(mc_try_enqueue_from(m, a9, 9));
+	assert_true(mc_try_enqueue_from(m, a3, 3));
+	/* Full again: source 3's second access waits behind 9. */
+	assert_false(mc_try_enqueue_from(m, a3b, 3));
+	run_to(e, 300);
+	assert_int_equal(mc_pending(m), 0);
+	/* Drained: two entries free, granted to 9 and 3, the whole line; each is accepted. */
+	assert_true(mc_try_enqueue_from(m, a3b, 3));
+	assert_true(mc_try_enqueue_from(m, a9, 9));
+	finish(e);
+	assert_true(done_at(e, 3) > 54 && done_at(e, 4) > done_at(e, 3));
+	assert_true(done_at(e, 5) > done_at(e, 4) && done_at(e, 6) > done_at(e, 4));
+}
+
 /* A producer that offers its accesses with mc_try_enqueue and goes to sleep when refused, as
  * the contract allows; records the cycle each one was accepted. */
 static void feed_tick(void *self, cycle_t now)
@@ -1334,6 +1394,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_queue_room, env_free),
 		cmocka_unit_test_teardown(test_producer_woken, env_free),
 		cmocka_unit_test_teardown(test_accept_per_cycle, env_free),
+		cmocka_unit_test_teardown(test_admission_order, env_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
