@@ -63,10 +63,14 @@ int cli_load_params(const struct cli_config_opts *o, struct gpu_params *p, struc
 	const char *path = o->path != NULL ? o->path : CLI_DEFAULT_CONFIG;
 
 	if (gpu_params_load(p, path, o->overrides, o->noverrides, err) != 0) {
-		if (o->path == NULL && err->line == 0 && strstr(err->msg, "cannot open") != NULL)
+		if (o->path == NULL && err->line == 0 && strstr(err->msg, "cannot open") != NULL) {
+			char why[SIM_ERR_MSG_MAX];
+
+			snprintf(why, sizeof why, "%s", err->msg); /* err->msg is rewritten */
 			sim_err_set(err, path, 0,
 				    "%s (the default config, relative to the current directory; "
-				    "give -c FILE)", err->msg);
+				    "give -c FILE)", why);
+		}
 		return -1;
 	}
 	return 0;
@@ -152,9 +156,13 @@ int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct worklo
 		(*ws)[k] = workload_load(path, mine, m, err);
 		if ((*ws)[k] == NULL) {
 			if (o->nworkloads == 0 && err->line == 0 &&
-			    strstr(err->msg, "cannot") != NULL)
-				sim_err_set(err, path, 0, "%s (the default workload, relative to the "
-					    "current directory; give -w FILE)", err->msg);
+			    strstr(err->msg, "cannot") != NULL) {
+				char why[SIM_ERR_MSG_MAX];
+
+				snprintf(why, sizeof why, "%s", err->msg); /* err->msg is rewritten */
+				sim_err_set(err, path, 0, "%s (the default workload, relative to "
+					    "the current directory; give -w FILE)", why);
+			}
 			cli_wl_free(*ws, k);
 			*ws = NULL;
 			free(mine);

@@ -16,7 +16,7 @@
 #     keeps its reuse with one set of the same size (workloads/README.md);
 #   - a bad -p name is a user error naming the parameter; two runs give the same statistics.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 29
+plan 30
 C=configs/test/small-gpu.cfg
 
 
@@ -157,6 +157,11 @@ run_gmsim run -q --stats-json "$tap_tmp/def.json"
 expect_eq "gmsim run with no arguments runs the default stream copy" \
 	"0 kernel stream_copy (workloads/stream_copy.wl) on default (V100-class clocks)" \
 	"$rc $(printf '%s\n' "$out" | head -1 | cut -d: -f1)"
+# ... and from a directory without them, an error that says which default is missing.
+err=$(cd "$tap_tmp" && "$GMSIM" run -q 2>&1 >/dev/null)
+expect_eq "no default config here: exit 1 naming it" \
+	"gmsim: error: configs/default.cfg: cannot open: No such file or directory (the default config, relative to the current directory; give -c FILE)" \
+	"$err"
 # The 64 L2 slices share the 32 controllers fairly: their mean miss latencies stay within 30 %
 # of each other (when the slice ticked first took every freed controller entry, the last
 # slice's was 2.8 times the first's).
