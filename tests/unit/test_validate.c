@@ -215,8 +215,9 @@ static void test_plans(void **state)
 	assert_int_equal(pl.nwarm, 6);                   /* the L2-dirtying init kernel */
 	assert_string_equal(pl.warm[3], "iters=10");     /* 6 MiB / (160 x 512 x 8 B) = 9.6 */
 	assert_string_equal(pl.meas[0], "first=10");
-	/* 8 iterations x 160 blocks x 512 threads x 24 B */
-	assert_true(pl.ops == 8.0 * 160 * 512 * 24);
+	/* 4 x 10 = 40 iterations (4 L2 capacities per array) x 160 blocks x 512 threads x 24 B */
+	assert_string_equal(pl.meas[3], "iters=40");
+	assert_true(pl.ops == 40.0 * 160 * 512 * 24);
 	/* that many bytes in 1000 ns at 1 ns a cycle */
 	assert_true(fabs(validate_value(&pl, 1000, 1000.0) - pl.ops / 1000.0) < 1e-9);
 
