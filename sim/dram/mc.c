@@ -3,7 +3,9 @@
  *
  * Queues. Every access gets an entry from a pool sized at creation (read_queue + write_queue +
  * room for ECC write-backs); entries sit in a per-bank FIFO, reads and writes apart, so that a
- * scheduling pass looks at banks, not at every queued access.
+ * scheduling pass looks at banks, not at every queued access. ECC write-backs are not bounded
+ * by the queues (an ECC line can be dirtied and evicted again before its last write-back
+ * drained), so when the pool runs dry it grows by a chunk (rarely; never per access).
  *
  * One pass (mc_tick), at most once per DRAM cycle and only when something can happen:
  *   1. hand back accesses whose data transfer has ended (two FIFOs: reads complete in issue order
@@ -207,6 +209,8 @@ struct mc {
 	mc_done_fn *done_fn;
 	void *done_ctx;
 	struct ent *pool, *free;
+	struct ent **chunks;                /* grown when ECC write-backs outnumber the pool */
+	uint32_t nchunks;
 	struct pcq *pcs;
 	struct fifo rd_done, wr_done;       /* issued, data not yet complete */
 	uint32_t nreads, nwrites, internal; /* queued (not issued) */
@@ -366,6 +370,9 @@ void mc_destroy(struct mc *m)
 		free(m->pcs[i].banks);
 	free(m->pcs);
 	free(m->pool);
+	for (i = 0; i < m->nchunks; i++)
+		free(m->chunks[i]);
+	free(m->chunks);
 	free(m->ecc);
 	free(m->cands);
 	for (i = 0; i < 2; i++) {
@@ -408,11 +415,24 @@ bool mc_can_accept(const struct mc *m, bool is_write)
 	return m->nreads + m->rd_done.n < m->p->read_queue;
 }
 
+#define ENT_CHUNK 64
+
 static struct ent *ent_alloc(struct mc *m)
 {
-	struct ent *e = m->free;
+	struct ent *e;
+	uint32_t i;
 
-	SIM_ASSERT(e != NULL);
+	if (m->free == NULL) {
+		struct ent *c = xcalloc(ENT_CHUNK, sizeof *c);
+
+		m->chunks = xreallocarray(m->chunks, m->nchunks + 1, sizeof *m->chunks);
+		m->chunks[m->nchunks++] = c;
+		for (i = 0; i < ENT_CHUNK; i++) {
+			c[i].next = m->free;
+			m->free = &c[i];
+		}
+	}
+	e = m->free;
 	m->free = e->next;
 	memset(e, 0, sizeof *e);
 	return e;
