@@ -4,7 +4,7 @@
  * (which microbenchmark of workloads/ubench/ mirrors each, with which parameters, and how its
  * simulated value comes out of a run) and the error statistics.
  *
- * The CSV (../shared/data/hw/measured.csv) has the header gpu,memory_type,metric,value,unit,
+ * The CSV (data/hw/measured.csv) has the header gpu,memory_type,metric,value,unit,
  * method,source and one measurement a row. Fields may be quoted ("a, b" and "" for a quote);
  * every row has exactly seven fields and a numeric value. Errors name file:line.
  *

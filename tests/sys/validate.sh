@@ -1,6 +1,6 @@
 #!/bin/sh
-# validate.sh - `gmsim validate` against ../shared/data/hw/measured.csv (or the copy in
-# $GMSIM_MEASURED), a handful of points so it stays fast:
+# validate.sh - `gmsim validate` against data/hw/measured.csv (or the file in $GMSIM_MEASURED), a
+# handful of points so it stays fast:
 #   - V100: configs/v100.cfg if it exists, else configs/default.cfg (V100-class), gpu
 #     V100-PCIe-16GB, pointer chase and L1/L2 bandwidth, 2 points each; A100: configs/a100-80gb.cfg
 #     or configs/a100-class.cfg, gpu "A100-80GB (variant not stated)", the L2 working-set sweep;
@@ -12,12 +12,12 @@
 #     gnuplot is missing); a bad CSV line is a user error naming file:line; missing --gpu is a
 #     usage error.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 17
-M=${GMSIM_MEASURED:-$GMSIM_SRCDIR/../shared/data/hw/measured.csv}
+M=${GMSIM_MEASURED:-$GMSIM_SRCDIR/data/hw/measured.csv}
 if [ ! -r "$M" ]; then
 	echo "1..0 # SKIP no measured data at $M"
 	exit 0
 fi
+plan 17
 V=configs/default.cfg
 [ -r "$GMSIM_SRCDIR/configs/v100.cfg" ] && V=configs/v100.cfg
 A=configs/a100-class.cfg
