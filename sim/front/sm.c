@@ -90,6 +90,12 @@ struct warp {
 	uint32_t block;         /* slot in sm->blocks */
 	uint64_t gid;
 	uint64_t chase_node;
+	struct warp_cold *c;    /* sm->cold[idx] */
+};
+
+/* What a warp touches only when it issues or gets a reply: kept apart so that the scans over
+ * every warp slot read one small struct warp each. */
+struct warp_cold {
 	uint32_t outstanding[NSLOTS];
 	cycle_t issued_at[NSLOTS];
 	struct wexec x;         /* where the warp is in the body; its lanes' coordinates */
@@ -111,9 +117,13 @@ struct sm_core {
 	struct clock_unit *unit;
 	struct link *in, *resp;
 	struct warp *warps;
+	struct warp_cold *cold; /* per warp slot */
 	struct block_slot *blocks;
 	uint32_t warps_used, blocks_used;
 	uint64_t shared_used, regs_used;
+	uint32_t n_local;       /* live warps whose op is not a global memory op (ALU, shared,
+				 * barrier): while the LD/ST buffer is busy only they can issue */
+	uint32_t n_finished;    /* warps finished and not yet retired: sm_retire looks only then */
 	uint32_t rr[SM_MAX_SCHEDULERS];     /* LRR: next position in each scheduler's warps */
 	uint32_t greedy[SM_MAX_SCHEDULERS]; /* GTO: each scheduler's last issued warp slot */
 	/* LD/ST requests handed to the L1 in cycle ldst_cycle */
@@ -296,18 +306,25 @@ static void warp_settled(struct sm_core *sm, struct warp *w)
 	struct front *f = sm->f;
 	struct block_slot *b;
 
-	w->op = wexec_op(&w->x);
+	if (w->op != NULL && !w->global)
+		sm->n_local--;
+	w->op = wexec_op(&w->c->x);
+	w->global = false;
 	if (f->ectx.error) {
-		front_fail(f, w->x.err_op, f->ectx.msg);
+		w->op = NULL;
+		front_fail(f, w->c->x.err_op, f->ectx.msg);
 		return;
 	}
 	if (w->op != NULL) {
 		w->need = op_needs(w->op);
 		w->global = op_is_global(w->op);
+		if (!w->global)
+			sm->n_local++;
 		return;
 	}
 	b = &sm->blocks[w->block];
 	w->finished = true;
+	sm->n_finished++;
 	b->running--;
 	if (b->running > 0 && b->arrived == b->running)
 		block_release_barrier(sm, b);
@@ -315,7 +332,7 @@ static void warp_settled(struct sm_core *sm, struct warp *w)
 
 static void warp_advance(struct sm_core *sm, struct warp *w)
 {
-	wexec_next(&w->x, &sm->f->ectx);
+	wexec_next(&w->c->x, &sm->f->ectx);
 	warp_settled(sm, w);
 }
 
@@ -411,9 +428,9 @@ static void ldst_fill(struct sm_core *sm, struct warp *w, struct coal_inst *inst
 	f->st.mem_insts++;
 	if (n == 0)
 		return;
-	w->outstanding[slot] += n;
+	w->c->outstanding[slot] += n;
 	w->inflight += n;
-	w->issued_at[slot] = now;
+	w->c->issued_at[slot] = now;
 	ldst_drain(sm, now);
 }
 
@@ -422,7 +439,7 @@ static bool lane_addrs(struct sm_core *sm, struct warp *w, const struct workload
 {
 	struct front *f = sm->f;
 
-	if (wexec_addrs(&w->x, op, a, &f->ectx, addr))
+	if (wexec_addrs(&w->c->x, op, a, &f->ectx, addr))
 		return true;
 	front_fail(f, op, f->ectx.msg);
 	return false;
@@ -437,7 +454,7 @@ static void issue_chase(struct sm_core *sm, struct warp *w, const struct workloa
 	uint32_t lane;
 
 	if (w->chase_left == 0) {
-		int64_t n = wexec_count(&w->x, op, &f->ectx);
+		int64_t n = wexec_count(&w->c->x, op, &f->ectx);
 
 		if (f->ectx.error) {
 			front_fail(f, op, f->ectx.msg);
@@ -452,7 +469,7 @@ static void issue_chase(struct sm_core *sm, struct warp *w, const struct workloa
 		if (op->reg >= 0)
 			w->pending |= 1ull << op->reg;
 	}
-	inst.active_mask = w->x.active;
+	inst.active_mask = w->c->x.active;
 	inst.size = op->bytes;
 	inst.is_store = false;
 	for (lane = 0; lane < SM_WARP_LANES; lane++)
@@ -482,7 +499,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 
 		if (!lane_addrs(sm, w, op, &f->w->arrays[op->array], inst.addr))
 			return;
-		inst.active_mask = w->x.active;
+		inst.active_mask = w->c->x.active;
 		inst.size = op->bytes;
 		inst.is_store = op->kind == WORKLOAD_OP_STORE;
 		if (inst.is_store)
@@ -490,7 +507,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		else if (op->reg >= 0)
 			w->pending |= 1ull << op->reg;
 		ldst_fill(sm, w, &inst, slot, now);
-		if (op->reg >= 0 && !inst.is_store && w->outstanding[slot] == 0)
+		if (op->reg >= 0 && !inst.is_store && w->c->outstanding[slot] == 0)
 			w->pending &= ~(1ull << op->reg);
 		warp_advance(sm, w);
 		break;
@@ -504,9 +521,9 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		if (!lane_addrs(sm, w, op, a, inst.addr))
 			return;
 		for (lane = 0; lane < SM_WARP_LANES; lane++)
-			if (w->x.active & (1u << lane))
+			if (w->c->x.active & (1u << lane))
 				words[lane] = inst.addr[lane] / 4;
-		deg = sm_bank_conflict_degree(words, w->x.active, f->p.shared_banks);
+		deg = sm_bank_conflict_degree(words, w->c->x.active, f->p.shared_banks);
 		f->st.shared_insts++;
 		if (deg > 1)
 			f->st.shared_bank_conflicts += deg - 1;
@@ -573,13 +590,15 @@ static void sm_launch(struct sm_core *sm)
 		if (w->live)
 			continue;
 		memset(w, 0, sizeof *w);
+		w->c = &sm->cold[i];
+		memset(w->c, 0, sizeof *w->c);
 		w->sm = sm;
 		w->idx = i;
 		w->block = slot;
 		w->live = true;
 		w->age = f->age++;
 		w->gid = bid * f->wpb + k;
-		wexec_start(&w->x, wl, bid, k, &f->ectx);
+		wexec_start(&w->c->x, wl, bid, k, &f->ectx);
 		b->warps[k++] = i;
 	}
 	for (k = 0; k < f->wpb; k++)
@@ -602,13 +621,14 @@ static void sm_retire(struct sm_core *sm, cycle_t now)
 	uint32_t i;
 	bool freed = false;
 
-	for (i = 0; i < f->p.max_warps; i++) {
+	for (i = 0; i < f->p.max_warps && sm->n_finished > 0; i++) {
 		struct warp *w = &sm->warps[i];
 		struct block_slot *b;
 
 		if (!w->live || !w->finished || w->inflight != 0 || w->busy_until > now)
 			continue;
 		w->live = false;
+		sm->n_finished--;
 		b = &sm->blocks[w->block];
 		if (--b->unretired == 0) {
 			b->live = false;
@@ -654,22 +674,22 @@ static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 	struct warp *w = r->origin;
 	uint32_t slot = r->inst;
 
-	SIM_ASSERT(w != NULL && w->outstanding[slot] > 0 && w->inflight > 0);
+	SIM_ASSERT(w != NULL && w->c->outstanding[slot] > 0 && w->inflight > 0);
 	if (r->type == MEM_REQ_LOAD)
 		account_stages(f, r);
 	req_free(f->pool, r, eventq_now(f->q));
 	f->progress++;
 	w->inflight--;
-	if (--w->outstanding[slot] != 0)
+	if (--w->c->outstanding[slot] != 0)
 		return;
 	if (slot < WORKLOAD_MAX_REGS) {
 		w->pending &= ~(1ull << slot);
-		stats_dist_add(f->lat, (double)(now - w->issued_at[slot]));
+		stats_dist_add(f->lat, (double)(now - w->c->issued_at[slot]));
 	} else if (slot == SLOT_CHASE) {
 		const struct workload_op *op = warp_op(w);
 		const uint64_t *next = f->chase_next[op->array];
 
-		stats_dist_add(f->lat, (double)(now - w->issued_at[slot]));
+		stats_dist_add(f->lat, (double)(now - w->c->issued_at[slot]));
 		w->chase_wait = false;
 		w->chase_node = next[w->chase_node];
 		if (--w->chase_left == 0) {
@@ -750,6 +770,8 @@ static void sm_tick(void *self, cycle_t now)
 	if (sm->nlines != 0)
 		ldst_drain(sm, now);
 	for (i = 0; i < f->p.schedulers; i++) {
+		if (sm->nlines != 0 && sm->n_local == 0)
+			break; /* the LD/ST buffer is busy and every warp waits for it: nothing issues */
 		if (f->p.scheduler == SM_SCHED_GTO)
 			sm_issue_gto(sm, i, now);
 		else
@@ -914,6 +936,7 @@ struct front *front_create(struct sim *s, const struct sm_params *p,
 		sm->in = sim_sm_in(s, i);
 		sm->resp = sim_sm_resp(s, i);
 		sm->warps = xcalloc(p->max_warps, sizeof *sm->warps);
+		sm->cold = xcalloc(p->max_warps, sizeof *sm->cold);
 		for (j = 0; j < p->schedulers && j < p->max_warps; j++)
 			sm->greedy[j] = j;
 		sm->blocks = xcalloc(p->max_blocks, sizeof *sm->blocks);
@@ -940,6 +963,7 @@ void front_destroy(struct front *f)
 			free(f->sms[i].blocks[j].warps);
 		free(f->sms[i].blocks);
 		free(f->sms[i].warps);
+		free(f->sms[i].cold);
 	}
 	for (k = 0; k < f->nw; k++)
 		wexec_chase_free(f->ws[k], f->chases[k]);
