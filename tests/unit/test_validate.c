@@ -212,7 +212,9 @@ static void test_plans(void **state)
 	r.metric = "stream_triad_bw@blockSize=512;occupancy_pct=50.0";
 	r.unit = "GB/s";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
-	assert_int_equal(pl.nwarm, 6);                   /* the L2-dirtying init kernel */
+	assert_int_equal(pl.nwarm, 6);                   /* the same kernel over one L2 */
+	assert_string_equal(pl.warm[4], "loads=2");
+	assert_string_equal(pl.warm[5], "stores=1");
 	assert_string_equal(pl.warm[3], "iters=10");     /* 6 MiB / (160 x 512 x 8 B) = 9.6 */
 	assert_string_equal(pl.meas[0], "first=10");
 	/* 4 x 10 = 40 iterations (4 L2 capacities per array) x 160 blocks x 512 threads x 24 B */

@@ -12,12 +12,13 @@
 # RRZE-HPC gpu-stream, "double, ~1 GiB arrays, 2 blocks/SM (smem spoiler), blockSize sweeps
 # occupancy; GB/s counts loads+stores".
 # Scaling: ~1 GiB arrays take seconds of GPU time and hours of simulation; `iters` grid-stride
-# iterations per thread (gmsim validate: max(4, 4096 / threads)) keep every warp streaming long
-# enough that the start and the drain are a few percent of the run. Nothing is re-read (as with
-# 1 GiB arrays, no cache holds them). Stores would stay in the write-back L2 of a short run, so
-# gmsim validate first runs an init kernel over iterations 0 .. first-1 that leaves the whole
-# L2 dirty (first x grid x threads x 8 B >= the L2), then the measured kernel over iterations
-# first .. first+iters-1: its stores evict dirty lines to DRAM as in the long run.
+# iterations per thread (gmsim validate: 4 L2 capacities per array, 16..2048) keep every warp
+# streaming long enough that the start and the drain are a few percent of the run. Nothing is re-read (as with
+# 1 GiB arrays, no cache holds them). The timed runs of gpu-stream follow earlier runs of the
+# same kernel, so gmsim validate first runs the same kernel over iterations 0 .. first-1 (one
+# L2 capacity: first x grid x threads x 8 B >= the L2), leaving the L2 as a previous run would
+# (dirty for the kernels that store, clean for the read), then the measured kernel over
+# iterations first .. first+iters-1: its stores evict dirty lines to DRAM as in the long run.
 # The method's "total threads" (SMs x blockSize) is half of 2 blocks per SM; occupancy_pct
 # agrees with 2 blocks per SM, which is what blocks_per_sm = 2 runs.
 kernel = "stream";
