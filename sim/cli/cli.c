@@ -22,6 +22,8 @@ const struct cli_cmd cli_cmds[] = {
 	{ "dram", "simulate the DRAM subsystem alone on a trace or pattern", cmd_dram },
 	{ "probe", "drive the whole memory hierarchy with a pointer chase or a stream", cmd_probe },
 	{ "validate", "compare microbenchmark runs with measured GPU data", cmd_validate },
+	{ "sweep", "run a sweep file's points (configs x workloads x axes), each its own process",
+	  cmd_sweep },
 	{ NULL, NULL, NULL },
 };
 

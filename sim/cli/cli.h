@@ -34,6 +34,7 @@ int cmd_config(int argc, char **argv);
 int cmd_dram(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
 /* Prints "gmsim CMD: message" and "Try 'gmsim CMD --help'." to stderr; returns SIM_EXIT_USAGE. */
