@@ -98,7 +98,7 @@ def fit(gmsim, config, rows, sets, key, x0):
 def main():
     a = sys.argv[1:]
     measured = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                            "../../shared/data/hw/measured.csv")
+                            "../data/hw/measured.csv")
     if "--measured" in a:
         i = a.index("--measured")
         measured = a[i + 1]

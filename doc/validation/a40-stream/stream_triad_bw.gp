@@ -1,0 +1,7 @@
+set terminal svg size 800,500
+set output 'stream_triad_bw.svg'
+set title "stream_triad_bw: A40 (GA102 GDDR6; proxy for RTX A6000) (A40)" noenhanced
+set ylabel 'GB/s'
+set key best
+plot 'stream_triad_bw.dat' using 1:2 with linespoints title 'measured', \
+     'stream_triad_bw.dat' using 1:3 with linespoints title 'simulated'
