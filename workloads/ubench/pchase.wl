@@ -2,7 +2,7 @@
 # a footprint_bytes buffer, one node every stride_bytes bytes; each load waits for the one
 # before, so the time per load is the load-to-use latency of the level holding the footprint.
 #
-# Mirrors (../../../shared/data/hw/measured.csv):
+# Mirrors (data/hw/measured.csv):
 #   pchase_latency@footprint_kB=K   RRZE-HPC gpu-latency: <<<1,64>>>, random cyclic order over
 #       int64 slots 64 B apart, cycles = host time / loads x clock. Its 64 threads all follow
 #       the same chain (one address per step), which is one warp's single line request per
