@@ -8,6 +8,7 @@
  *	gmsim sweep FILE --dry-run                      list the points
  *	gmsim sweep FILE --out DIR [-j N]               run (resumes), then merge
  *	gmsim sweep FILE --out DIR --emit-jobs JOBS     one shell command per point
+ *	gmsim sweep FILE --out DIR --emit-slurm SCRIPT  a Slurm job array running those commands
  *	gmsim sweep --merge DIR                         results.csv from DIR's point files
  *	gmsim sweep --run-point --out DIR -c C -w W [-o k=v] [-p k=v]   one point (a job's command)
  */
@@ -31,6 +32,7 @@ static const char usage[] =
 	"Usage: gmsim sweep FILE --dry-run\n"
 	"       gmsim sweep FILE --out DIR [-j N] [--timeout S] [--retry-failed] [-q]\n"
 	"       gmsim sweep FILE --out DIR --emit-jobs JOBS [--timeout S]\n"
+	"       gmsim sweep FILE --out DIR --emit-slurm SCRIPT [--emit-jobs JOBS] [--timeout S]\n"
 	"       gmsim sweep --merge DIR\n"
 	"       gmsim sweep --run-point --out DIR [--timeout S] -c CONFIG -w WORKLOAD\n"
 	"                   [-o group.key=value ...] [-p name=value ...]\n"
@@ -49,6 +51,9 @@ static const char usage[] =
 	"  -q, --quiet         no progress line on stderr\n"
 	"  --emit-jobs JOBS    write one self-contained shell command per point to JOBS (run\n"
 	"                      them with `parallel < JOBS`, then gmsim sweep --merge DIR)\n"
+	"  --emit-slurm SCRIPT write an sbatch script whose array task K runs line K+1 of the\n"
+	"                      job list (--emit-jobs JOBS, else SCRIPT's name with .jobs);\n"
+	"                      `sbatch SCRIPT`, then gmsim sweep --merge DIR\n"
 	"  --merge DIR         merge DIR's point files into DIR/results.csv\n"
 	"  --run-point         run one point given by -c, -w, -o and -p into DIR (what an\n"
 	"                      emitted job runs)\n"
@@ -57,8 +62,8 @@ static const char usage[] =
 	"Exit status: 0 when every point finished ok, 1 when one failed (its file holds the\n"
 	"error) or the sweep file is wrong, 2 on a usage error.\n";
 
-enum { OPT_DRY = CLI_OPT_FREE, OPT_OUT, OPT_TIMEOUT, OPT_RETRY, OPT_EMIT, OPT_MERGE,
-       OPT_RUN_POINT };
+enum { OPT_DRY = CLI_OPT_FREE, OPT_OUT, OPT_TIMEOUT, OPT_RETRY, OPT_EMIT, OPT_SLURM,
+       OPT_MERGE, OPT_RUN_POINT };
 
 /* The gmsim binary running now, as the children exec it. */
 static int self_path(char *buf, size_t n, struct sim_err *err)
@@ -124,6 +129,77 @@ static int emit_jobs(const struct sweep *s, const char *self, const char *out, d
 	return 0;
 }
 
+/* The job list next to an sbatch script: SCRIPT without a .sh, .sbatch or .slurm suffix, plus
+ * ".jobs". Returns a malloc'd string the caller frees. */
+static char *slurm_jobs_path(const char *script)
+{
+	static const char *const sfx[] = { ".sh", ".sbatch", ".slurm" };
+	size_t n = strlen(script), k, l;
+	char *p;
+
+	for (k = 0; k < sizeof sfx / sizeof sfx[0]; k++) {
+		l = strlen(sfx[k]);
+		if (n > l && strcmp(script + n - l, sfx[k]) == 0 && script[n - l - 1] != '/') {
+			n -= l;
+			break;
+		}
+	}
+	p = xmalloc(n + sizeof ".jobs");
+	memcpy(p, script, n);
+	memcpy(p + n, ".jobs", sizeof ".jobs");
+	return p;
+}
+
+/*
+ * --emit-slurm: the job list (emit_jobs, line K+1 = point K), then an sbatch script with one
+ * array task per line. The task's time limit is the point's timeout plus a minute for the start
+ * and the point file (the runner kills the point at the timeout itself); each task's output
+ * goes to DIR/slurm-JOB_TASK.out. Nothing else is needed on the nodes: the lines are
+ * self-contained.
+ */
+static int emit_slurm(const struct sweep *s, const char *self, const char *out, double timeout,
+		      const char *jobs_path, const char *script, struct sim_err *err)
+{
+	char absjobs[PATH_MAX], absout[PATH_MAX];
+	long minutes = (long)(timeout / 60.0);
+	FILE *f;
+
+	if (minutes * 60.0 < timeout)
+		minutes++;
+	minutes++;
+	if (s->npoints == 0)
+		return sim_err_set(err, s->path, 0, "no points: nothing to put in a job array");
+	if (emit_jobs(s, self, out, timeout, jobs_path, err) != 0)
+		return -1;
+	if (realpath(jobs_path, absjobs) == NULL || realpath(out, absout) == NULL)
+		return sim_err_set(err, jobs_path, 0, "cannot resolve: %s", strerror(errno));
+	f = fopen(script, "w");
+	if (f == NULL)
+		return sim_err_set(err, script, 0, "cannot write: %s", strerror(errno));
+	fprintf(f, "#!/bin/sh\n"
+		"# gmsim sweep %s: %zu points, one Slurm array task each (task K runs line K+1 of\n"
+		"# the job list). Submit with `sbatch %s`; when every task is done:\n"
+		"#	gmsim sweep --merge ",
+		s->path, s->npoints, script);
+	shell_quote(f, absout);
+	fprintf(f, "\n#SBATCH --job-name=gmsim-sweep\n"
+		"#SBATCH --array=0-%zu\n"
+		"#SBATCH --ntasks=1\n"
+		"#SBATCH --cpus-per-task=1\n"
+		"#SBATCH --time=%ld\n"
+		"#SBATCH --output=%s/slurm-%%A_%%a.out\n"
+		"jobs=", s->npoints - 1, minutes, absout);
+	shell_quote(f, absjobs);
+	fputs("\n: \"${SLURM_ARRAY_TASK_ID:?not a Slurm array task (sbatch this script)}\"\n"
+	      "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" \"$jobs\")\n"
+	      "[ -n \"$line\" ] || { echo \"$jobs: no line $((SLURM_ARRAY_TASK_ID + 1))\" >&2; "
+	      "exit 1; }\n"
+	      "exec sh -c \"$line\"\n", f);
+	if (fclose(f) != 0)
+		return sim_err_set(err, script, 0, "cannot write: %s", strerror(errno));
+	return 0;
+}
+
 static int merge_report(const char *out, bool quiet)
 {
 	struct sim_err err;
@@ -143,7 +219,7 @@ static int merge_report(const char *out, bool quiet)
 }
 
 struct sweep_args {
-	const char *file, *out, *emit, *merge;
+	const char *file, *out, *emit, *slurm, *merge;
 	bool dry, retry, quiet, run_point;
 	long jobs;
 	double timeout;
@@ -178,6 +254,18 @@ static int run_sweep(const struct sweep_args *a, const char *self)
 	if (runner_prepare(a->out, &err) != 0 || merge_write_manifest(s, a->out, &err) != 0) {
 		sweep_free(s);
 		return cli_user_error(&err);
+	}
+	if (a->slurm != NULL) {
+		char *jp = a->emit != NULL ? xstrdup(a->emit) : slurm_jobs_path(a->slurm);
+
+		rc = emit_slurm(s, self, a->out, ro.timeout_s, jp, a->slurm, &err);
+		if (rc == 0 && !a->quiet)
+			printf("%s: a Slurm array of %zu tasks running the lines of %s; sbatch %s, "
+			       "then gmsim sweep --merge %s\n", a->slurm, s->npoints, jp, a->slurm,
+			       a->out);
+		free(jp);
+		sweep_free(s);
+		return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);
 	}
 	if (a->emit != NULL) {
 		rc = emit_jobs(s, self, a->out, ro.timeout_s, a->emit, &err);
@@ -253,6 +341,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "retry-failed", no_argument, NULL, OPT_RETRY },
 		{ "emit-jobs", required_argument, NULL, OPT_EMIT },
+		{ "emit-slurm", required_argument, NULL, OPT_SLURM },
 		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "run-point", no_argument, NULL, OPT_RUN_POINT },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -275,6 +364,7 @@ int cmd_sweep(int argc, char **argv)
 		case OPT_OUT: a.out = optarg; continue;
 		case OPT_RETRY: a.retry = true; continue;
 		case OPT_EMIT: a.emit = optarg; continue;
+		case OPT_SLURM: a.slurm = optarg; continue;
 		case OPT_MERGE: a.merge = optarg; continue;
 		case OPT_RUN_POINT: a.run_point = true; continue;
 		case 'q': a.quiet = true; continue;
@@ -306,7 +396,8 @@ int cmd_sweep(int argc, char **argv)
 	rc = -1;
 	if (optind < argc)
 		rc = cli_usage_error("sweep", "unexpected argument '%s'", argv[optind]);
-	else if (a.merge != NULL && (a.file != NULL || a.run_point || a.dry || a.emit != NULL))
+	else if (a.merge != NULL && (a.file != NULL || a.run_point || a.dry || a.emit != NULL ||
+				  a.slurm != NULL))
 		rc = cli_usage_error("sweep", "--merge DIR takes no sweep file and no other mode");
 	else if (a.run_point && (a.file != NULL || a.out == NULL))
 		rc = cli_usage_error("sweep", "--run-point takes --out DIR and no sweep file");
@@ -318,8 +409,11 @@ int cmd_sweep(int argc, char **argv)
 		rc = cli_usage_error("sweep", "give a sweep file (or --merge DIR)");
 	else if (a.file != NULL && !a.dry && a.out == NULL)
 		rc = cli_usage_error("sweep", "give --out DIR (or --dry-run)");
-	else if (a.dry && a.emit != NULL)
-		rc = cli_usage_error("sweep", "--dry-run and --emit-jobs are two modes: give one");
+	else if (a.dry && (a.emit != NULL || a.slurm != NULL))
+		rc = cli_usage_error("sweep", "--dry-run and --emit-%s are two modes: give one",
+				     a.slurm != NULL ? "slurm" : "jobs");
+	else if (a.run_point && (a.emit != NULL || a.slurm != NULL))
+		rc = cli_usage_error("sweep", "--run-point runs a point: no --emit-jobs or --emit-slurm");
 	if (rc >= 0) {
 		cli_wl_opts_free(&a.wl);
 		return rc;

@@ -8,9 +8,11 @@
 #     complete; --retry-failed runs it again; a point past --timeout is killed and says so;
 #   - a runner killed with SIGKILL mid-sweep and run again loses and duplicates no point, and its
 #     results equal an uninterrupted -j 1 run (the point files minus host fields, results.csv);
-#   - --emit-jobs run by sh, and by GNU Parallel when installed, then --merge: the same CSV.
+#   - --emit-jobs run by sh, and by GNU Parallel when installed, then --merge: the same CSV;
+#   - --emit-slurm: the sbatch script's array covers every point, and its body run for each
+#     SLURM_ARRAY_TASK_ID by a shell loop (no Slurm needed), then --merge: the same CSV.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 23
+plan 26
 D=tests/data/sweep
 T=$tap_tmp
 
@@ -103,6 +105,20 @@ sh "$T/jobs" >/dev/null 2>&1
 run_gmsim sweep --merge "$T/e1"
 expect_eq "--emit-jobs run by sh, --merge: the runner's results.csv" \
 	"$(cat "$T/s2/results.csv")" "$(cat "$T/e1/results.csv")"
+# The Slurm array: the script's body is a task; run every task by hand.
+run_gmsim sweep $D/small.sweep --out "$T/sl" --emit-slurm "$T/array.sh"
+expect_eq "--emit-slurm: exit 0, the job list next to the script, 10 lines" "0 10" \
+	"$rc $(wc -l <"$T/array.jobs")"
+expect_eq "... #SBATCH --array=0-9 (10 points)" "#SBATCH --array=0-9" \
+	"$(grep '^#SBATCH --array' "$T/array.sh")"
+k=0
+while [ $k -lt 10 ]; do
+	SLURM_ARRAY_TASK_ID=$k sh "$T/array.sh" >/dev/null 2>&1
+	k=$((k + 1))
+done
+run_gmsim sweep --merge "$T/sl"
+expect_eq "every array task run by a shell loop, --merge: the runner's results.csv" \
+	"$(cat "$T/s2/results.csv")" "$(cat "$T/sl/results.csv")"
 if command -v parallel >/dev/null 2>&1; then
 	run_gmsim sweep $D/small.sweep --out "$T/e2" --emit-jobs "$T/jobs2"
 	parallel -j 2 <"$T/jobs2" >/dev/null 2>&1
