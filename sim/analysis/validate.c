@@ -20,6 +20,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "csv.h"
 #include "validate.h"
 
 /* =========================================================================================
@@ -30,127 +31,6 @@
 static const char *const csv_header[CSV_FIELDS] = { "gpu", "memory_type", "metric", "value",
 						    "unit", "method", "source" };
 
-/* A growable string. */
-struct sbuf {
-	char *s;
-	size_t n, cap;
-};
-
-static void sbuf_put(struct sbuf *b, char c)
-{
-	if (b->n + 1 >= b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 64;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	b->s[b->n++] = c;
-	b->s[b->n] = '\0';
-}
-
-/*
- * Reads one record (which may span lines inside quotes) into fields[]. Returns the number of
- * fields, 0 at end of file, -1 with err filled on a malformed record. *line is the line the
- * record starts on; *next_line advances past it.
- */
-static int csv_record(FILE *f, const char *name, int *next_line, char **fields, size_t max,
-		      struct sim_err *err)
-{
-	struct sbuf b = { 0 };
-	size_t nf = 0;
-	int c, line = *next_line;
-	bool quoted = false, was_quoted = false, any = false;
-
-	for (;;) {
-		c = getc(f);
-		if (c == EOF) {
-			if (quoted) {
-				free(b.s);
-				goto bad_eof;
-			}
-			if (!any && nf == 0) {
-				free(b.s);
-				return 0;
-			}
-			break;
-		}
-		any = true;
-		if (quoted) {
-			if (c == '"') {
-				int d = getc(f);
-
-				if (d == '"') {
-					sbuf_put(&b, '"');
-					continue;
-				}
-				if (d != EOF)
-					ungetc(d, f);
-				quoted = false;
-				continue;
-			}
-			if (c == '\n')
-				(*next_line)++;
-			sbuf_put(&b, (char)c);
-			continue;
-		}
-		if (c == '\r')
-			continue;
-		if (c == '"') {
-			if (b.n != 0 || was_quoted) {
-				free(b.s);
-				for (size_t i = 0; i < nf; i++)
-					free(fields[i]);
-				return sim_err_set(err, name, line, "a quote inside field %zu that "
-						   "does not start with one", nf + 1);
-			}
-			quoted = was_quoted = true;
-			continue;
-		}
-		if (was_quoted && c != ',' && c != '\n') {
-			free(b.s);
-			for (size_t i = 0; i < nf; i++)
-				free(fields[i]);
-			return sim_err_set(err, name, line, "text after the closing quote of field "
-					   "%zu", nf + 1);
-		}
-		if (c == ',' || c == '\n') {
-			if (nf == max) {
-				free(b.s);
-				for (size_t i = 0; i < nf; i++)
-					free(fields[i]);
-				return sim_err_set(err, name, line, "more than %zu fields", max);
-			}
-			fields[nf++] = b.s != NULL ? b.s : xstrdup("");
-			b.s = NULL;
-			b.n = b.cap = 0;
-			was_quoted = false;
-			if (c == '\n') {
-				(*next_line)++;
-				return (int)nf;
-			}
-			continue;
-		}
-		sbuf_put(&b, (char)c);
-	}
-	if (nf == max) {
-		free(b.s);
-		for (size_t i = 0; i < nf; i++)
-			free(fields[i]);
-		return sim_err_set(err, name, line, "more than %zu fields", max);
-	}
-	fields[nf++] = b.s != NULL ? b.s : xstrdup("");
-	(*next_line)++;
-	return (int)nf;
-bad_eof:
-	for (size_t i = 0; i < nf; i++)
-		free(fields[i]);
-	return sim_err_set(err, name, line, "unterminated quoted field %zu", nf + 1);
-}
-
-static void free_fields(char **fields, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(fields[i]);
-}
-
 struct vcsv *validate_csv_read(FILE *f, const char *name, struct sim_err *err)
 {
 	struct vcsv *c = xcalloc(1, sizeof *c);
@@ -160,7 +40,7 @@ struct vcsv *validate_csv_read(FILE *f, const char *name, struct sim_err *err)
 
 	c->path = xstrdup(name);
 	line = next;
-	nf = csv_record(f, name, &next, fields, CSV_FIELDS + 1, err);
+	nf = csv_read_record(f, name, &next, fields, CSV_FIELDS + 1, err);
 	if (nf <= 0) {
 		if (nf == 0)
 			sim_err_set(err, name, 1, "empty file: expected the header %s,%s,%s,%s,%s,%s,%s",
@@ -174,18 +54,18 @@ struct vcsv *validate_csv_read(FILE *f, const char *name, struct sim_err *err)
 			sim_err_set(err, name, line, "bad header: expected %s,%s,%s,%s,%s,%s,%s",
 				    csv_header[0], csv_header[1], csv_header[2], csv_header[3],
 				    csv_header[4], csv_header[5], csv_header[6]);
-			free_fields(fields, (size_t)nf);
+			csv_free_fields(fields, (size_t)nf);
 			validate_csv_free(c);
 			return NULL;
 		}
 	}
-	free_fields(fields, (size_t)nf);
+	csv_free_fields(fields, (size_t)nf);
 	for (;;) {
 		struct vrow *r;
 		char *end;
 
 		line = next;
-		nf = csv_record(f, name, &next, fields, CSV_FIELDS + 1, err);
+		nf = csv_read_record(f, name, &next, fields, CSV_FIELDS + 1, err);
 		if (nf < 0) {
 			validate_csv_free(c);
 			return NULL;
@@ -193,13 +73,13 @@ struct vcsv *validate_csv_read(FILE *f, const char *name, struct sim_err *err)
 		if (nf == 0)
 			break;
 		if (nf == 1 && fields[0][0] == '\0') { /* a blank line */
-			free_fields(fields, 1);
+			csv_free_fields(fields, 1);
 			continue;
 		}
 		if (nf != CSV_FIELDS) {
 			sim_err_set(err, name, line, "%d fields, expected %d (%s,...,%s)", nf,
 				    CSV_FIELDS, csv_header[0], csv_header[CSV_FIELDS - 1]);
-			free_fields(fields, (size_t)nf);
+			csv_free_fields(fields, (size_t)nf);
 			validate_csv_free(c);
 			return NULL;
 		}
@@ -212,7 +92,7 @@ struct vcsv *validate_csv_read(FILE *f, const char *name, struct sim_err *err)
 		r->value = strtod(fields[3], &end);
 		if (fields[3][0] == '\0' || *end != '\0' || errno != 0 || !isfinite(r->value)) {
 			sim_err_set(err, name, line, "value: '%s' is not a number", fields[3]);
-			free_fields(fields, (size_t)nf);
+			csv_free_fields(fields, (size_t)nf);
 			validate_csv_free(c);
 			return NULL;
 		}

@@ -24,6 +24,7 @@ const struct cli_cmd cli_cmds[] = {
 	{ "validate", "compare microbenchmark runs with measured GPU data", cmd_validate },
 	{ "sweep", "run a sweep file's points (configs x workloads x axes), each its own process",
 	  cmd_sweep },
+	{ "plot", "chart one results.csv column against another (gnuplot)", cmd_plot },
 	{ NULL, NULL, NULL },
 };
 

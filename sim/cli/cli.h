@@ -32,6 +32,7 @@ extern const struct cli_cmd cli_cmds[];
 int cmd_analyze(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_dram(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
