@@ -61,10 +61,24 @@ static double since(const struct timespec *a)
  * Files
  */
 
+/* Creates dir and any missing parents, as mkdir -p. */
 static int mkdir_p(const char *dir, struct sim_err *err)
 {
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-		return sim_err_set(err, dir, 0, "cannot create the directory: %s", strerror(errno));
+	char path[4096];
+	size_t i, n = strlen(dir);
+
+	if (n >= sizeof path)
+		return sim_err_set(err, dir, 0, "cannot create the directory: path too long");
+	memcpy(path, dir, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST)
+			return sim_err_set(err, dir, 0, "cannot create the directory %s: %s", path,
+					   strerror(errno));
+		path[i] = dir[i];
+	}
 	return 0;
 }
 

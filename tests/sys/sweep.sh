@@ -12,7 +12,7 @@
 #   - --emit-slurm: the sbatch script's array covers every point, and its body run for each
 #     SLURM_ARRAY_TASK_ID by a shell loop (no Slurm needed), then --merge: the same CSV.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 26
+plan 27
 D=tests/data/sweep
 T=$tap_tmp
 
@@ -130,4 +130,8 @@ else
 	tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP GNU Parallel is not installed (Debian package parallel)"
 	tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP GNU Parallel is not installed"
 fi
+# --out makes missing parent directories, as the documented `--out out/stride` needs.
+run_gmsim sweep $D/fail.sweep -q -j 2 --out "$T/new/deep/dir"
+expect_eq "--out creates its parents: 3 point files (one failed point, exit 1)" \
+	"1 3" "$rc $(ls "$T/new/deep/dir/points" | wc -l)"
 done_testing
