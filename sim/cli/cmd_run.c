@@ -5,7 +5,7 @@
  *
  * The run-level names of DESIGN section 6 are filled here: sim.cycles (core cycles until the
  * last block retired), sim.time_ns, sim.host_seconds, sim.events, and the dram.* aggregates
- * summed over the controllers' mcN.* counters (as sim/dram/dram_sim.c does standalone), plus
+ * summed over the controllers (mc_sum_add, as sim/dram/dram_sim.c does standalone), plus
  * the achieved bandwidth of each level against its peak (bw.*).
  *
  * Report. Per level: bandwidth against its peak, hit rates (with --predict, next to the hit
@@ -198,30 +198,21 @@ static void fill_totals(struct sim *s, const struct gpu_params *p, const struct 
 			  ((double)nsl * p->l2.lookups_per_cycle * t->time_ns * l2mhz / 1000.0)
 			: 0.0;
 	}
-	for (ch = 0; ch < nch; ch++) {
-		char name[64];
-		double v;
+	{
+		struct mc_sum sum;
 
-#define SUM(field, stat)                                              \
-	do {                                                           \
-		snprintf(name, sizeof name, "mc%u." stat, ch);          \
-		if (stats_get(st, name, &v))                           \
-			t->field += (uint64_t)v;                       \
-	} while (0)
-		SUM(reads, "reads");
-		SUM(writes, "writes");
-		SUM(ecc_bursts, "ecc_reads");
-		SUM(ecc_bursts, "ecc_writes");
-		SUM(ecc_bursts, "rmw_reads");
-		SUM(row_hits, "row_hits");
-		SUM(row_accesses, "row_hits");
-		SUM(row_accesses, "row_misses");
-		SUM(row_accesses, "row_conflicts");
-		SUM(refreshes, "refreshes");
-		SUM(refresh_bank_cycles, "refresh_bank_cycles");
-		SUM(read_wait, "read_wait_cycles");
-		SUM(read_service, "read_service_cycles");
-#undef SUM
+		memset(&sum, 0, sizeof sum);
+		for (ch = 0; ch < nch; ch++)
+			mc_sum_add(sim_mc(s, ch), &sum);
+		t->reads = sum.reads;
+		t->writes = sum.writes;
+		t->ecc_bursts = sum.ecc_bursts;
+		t->row_hits = sum.row_hits;
+		t->row_accesses = sum.row_hits + sum.row_misses + sum.row_conflicts;
+		t->refreshes = sum.refreshes;
+		t->refresh_bank_cycles = sum.refresh_bank_cycles;
+		t->read_wait = sum.read_wait_cycles;
+		t->read_service = sum.read_service_cycles;
 	}
 	t->requests = t->reads + t->writes;
 	t->bytes_useful = t->requests * spec->burst_bytes;

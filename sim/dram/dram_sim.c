@@ -400,30 +400,19 @@ static void totals(struct dram_sim *ds, double host_seconds)
 	t->time_ns = (double)t->cycles * (double)s->tck_ps / 1000.0;
 	t->events = eventq_fired(ds->q);
 	t->host_seconds = host_seconds;
-	t->bursts = t->ecc_bursts = t->row_hits = t->row_misses = t->row_conflicts = 0;
-	t->refreshes = t->refresh_bank_cycles = 0;
-	for (ch = 0; ch < s->channels; ch++) {
-		struct stats *st = ds->st;
-		char name[96];
-		double v;
+	{
+		struct mc_sum sum;
 
-#define SUM(field, stat)                                                  \
-	do {                                                               \
-		snprintf(name, sizeof name, "mc%u." stat, ch);              \
-		if (stats_get(st, name, &v))                               \
-			t->field += (uint64_t)v;                           \
-	} while (0)
-		SUM(bursts, "reads");
-		SUM(bursts, "writes");
-		SUM(ecc_bursts, "ecc_reads");
-		SUM(ecc_bursts, "ecc_writes");
-		SUM(ecc_bursts, "rmw_reads");
-		SUM(row_hits, "row_hits");
-		SUM(row_misses, "row_misses");
-		SUM(row_conflicts, "row_conflicts");
-		SUM(refreshes, "refreshes");
-		SUM(refresh_bank_cycles, "refresh_bank_cycles");
-#undef SUM
+		memset(&sum, 0, sizeof sum);
+		for (ch = 0; ch < s->channels; ch++)
+			mc_sum_add(ds->mcs[ch], &sum);
+		t->bursts = sum.reads + sum.writes;
+		t->ecc_bursts = sum.ecc_bursts;
+		t->row_hits = sum.row_hits;
+		t->row_misses = sum.row_misses;
+		t->row_conflicts = sum.row_conflicts;
+		t->refreshes = sum.refreshes;
+		t->refresh_bank_cycles = sum.refresh_bank_cycles;
 	}
 	t->bytes_moved = (t->bursts + t->ecc_bursts) * s->burst_bytes;
 	t->peak_gbps = s->peak_gbps;

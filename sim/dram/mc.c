@@ -1187,6 +1187,20 @@ void mc_waterfall(const struct mc *m, cycle_t now, struct mc_waterfall *w)
 	}
 }
 
+void mc_sum_add(const struct mc *m, struct mc_sum *sum)
+{
+	sum->reads += m->st.reads;
+	sum->writes += m->st.writes;
+	sum->ecc_bursts += m->st.ecc_reads + m->st.ecc_writes + m->st.rmw_reads;
+	sum->row_hits += m->st.row_hits;
+	sum->row_misses += m->st.row_misses;
+	sum->row_conflicts += m->st.row_conflicts;
+	sum->refreshes += m->st.refreshes;
+	sum->refresh_bank_cycles += m->st.refresh_bank_cycles;
+	sum->read_wait_cycles += m->st.read_wait_cycles;
+	sum->read_service_cycles += m->st.read_service_cycles;
+}
+
 void mc_waterfall_add(struct mc_waterfall *sum, const struct mc_waterfall *w)
 {
 	sum->data += w->data;

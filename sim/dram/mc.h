@@ -102,6 +102,16 @@ bool mc_try_enqueue(struct mc *m, const struct mc_access *a);
 bool mc_try_enqueue_from(struct mc *m, const struct mc_access *a, uint32_t src);
 /* The unit woken when a queue that refused an access has room again. */
 void mc_set_producer(struct mc *m, struct clock_unit *producer);
+/* The counters a report sums over the channels. */
+struct mc_sum {
+	uint64_t reads, writes;              /* requesters' accesses completed */
+	uint64_t ecc_bursts;                 /* ECC reads and writes, read-modify-write reads */
+	uint64_t row_hits, row_misses, row_conflicts;
+	uint64_t refreshes, refresh_bank_cycles;
+	uint64_t read_wait_cycles, read_service_cycles;
+};
+/* sum += m's counters. */
+void mc_sum_add(const struct mc *m, struct mc_sum *sum);
 /* Accesses queued or in flight (0: idle apart from refresh). */
 uint32_t mc_pending(const struct mc *m);
 struct dram_chan *mc_dram(struct mc *m);
