@@ -15,6 +15,7 @@
 
 #include "json.h"
 #include "log.h"
+#include "text.h"
 
 struct jp {
 	const char *s;
@@ -43,24 +44,13 @@ static void jp_ws(struct jp *p)
 	}
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool jp_hex4(struct jp *p, uint32_t *out)
 {
 	uint32_t v = 0;
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		int h = hexval(p->s[i]);
+		int h = text_hex_digit(p->s[i]);
 
 		if (h < 0)
 			return jp_fail(p, "bad \\u escape");

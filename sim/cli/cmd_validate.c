@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "clock.h"
+#include "json.h"
 #include "log.h"
 #include "params.h"
 #include "sim.h"
@@ -273,20 +274,6 @@ static int write_plots(const char *dir, const struct vfam *fams, size_t nf,
 	return 0;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			putc(*s, f);
-	}
-	putc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
 	if (isfinite(v))
@@ -305,11 +292,11 @@ static int write_json(const char *path, const struct vopts *o, const struct gpu_
 	if (f == NULL)
 		return sim_err_set(err, path, 0, "cannot write: %s", strerror(errno));
 	fputs("{\n  \"config\": ", f);
-	json_str(f, p->gpu.name);
+	json_write_string(f, p->gpu.name);
 	fputs(",\n  \"measured\": ", f);
-	json_str(f, o->measured);
+	json_write_string(f, o->measured);
 	fputs(",\n  \"gpu\": ", f);
-	json_str(f, o->gpu);
+	json_write_string(f, o->gpu);
 	fputs(",\n  \"points\": [", f);
 	for (size_t i = 0; i < np; i++) {
 		const struct vpoint *v = &pts[i];
@@ -318,11 +305,11 @@ static int write_json(const char *path, const struct vopts *o, const struct gpu_
 			continue;
 		fprintf(f, "%s\n    { \"metric\": ", first ? "" : ",");
 		first = false;
-		json_str(f, v->row->metric);
+		json_write_string(f, v->row->metric);
 		fputs(", \"family\": ", f);
-		json_str(f, v->mt.family);
+		json_write_string(f, v->mt.family);
 		fprintf(f, ", \"line\": %d, \"unit\": ", v->row->line);
-		json_str(f, v->row->unit);
+		json_write_string(f, v->row->unit);
 		fputs(", \"measured\": ", f);
 		json_num(f, v->meas);
 		fputs(", \"simulated\": ", f);
@@ -334,7 +321,7 @@ static int write_json(const char *path, const struct vopts *o, const struct gpu_
 	fputs("\n  ],\n  \"families\": {", f);
 	for (size_t i = 0; i < nf; i++) {
 		fprintf(f, "%s\n    ", i ? "," : "");
-		json_str(f, fams[i].name);
+		json_write_string(f, fams[i].name);
 		fprintf(f, ": { \"n\": %zu, \"mape_pct\": ", fams[i].st.n);
 		json_num(f, fams[i].st.mape);
 		fputs(", \"nrmse_pct\": ", f);
@@ -352,9 +339,9 @@ static int write_json(const char *path, const struct vopts *o, const struct gpu_
 			continue;
 		fprintf(f, "%s\n    { \"metric\": ", first ? "" : ",");
 		first = false;
-		json_str(f, pts[i].row->metric);
+		json_write_string(f, pts[i].row->metric);
 		fprintf(f, ", \"line\": %d, \"reason\": ", pts[i].row->line);
-		json_str(f, pts[i].reason);
+		json_write_string(f, pts[i].reason);
 		fputs(" }", f);
 	}
 	fputs("\n  ]\n}\n", f);

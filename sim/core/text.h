@@ -1,6 +1,6 @@
 /*
- * text.h - small string helpers shared by the config loader and the CLI: "did you mean" and a
- * stable 64-bit hash.
+ * text.h - small string helpers shared by the config loader, the readers and the CLI: "did you
+ * mean", a stable 64-bit hash, hexadecimal digits.
  */
 #ifndef SIM_TEXT_H
 #define SIM_TEXT_H
@@ -21,5 +21,8 @@ const char *text_suggest(const char *word, const char *const *candidates, size_t
 /* 64-bit FNV-1a of n bytes, continuing from h (start with TEXT_HASH_INIT). */
 #define TEXT_HASH_INIT 0xcbf29ce484222325ull
 uint64_t text_hash(uint64_t h, const void *data, size_t n);
+
+/* The value of hexadecimal digit c (either case), or -1. */
+int text_hex_digit(char c);
 
 #endif /* SIM_TEXT_H */

@@ -44,6 +44,7 @@
 
 #include "dram_trace.h"
 #include "log.h"
+#include "text.h"
 
 /* Longest line accepted, newline and NUL included. Real trace lines are under 64 characters;
  * 512 leaves room for comments without letting a binary file grow a buffer. */
@@ -168,17 +169,6 @@ static bool tok_is_nocase(const struct tok *t, const char *word)
 
 enum num_status { NUM_OK, NUM_BAD, NUM_OVERFLOW };
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool has_hex_prefix(const struct tok *t)
 {
 	return t->len >= 2 && t->s[0] == '0' && (t->s[1] == 'x' || t->s[1] == 'X');
@@ -194,7 +184,7 @@ static enum num_status parse_hex(const struct tok *t, uint64_t *v)
 	if (i == t->len)
 		return NUM_BAD;
 	for (; i < t->len; i++) {
-		int d = hex_digit(t->s[i]);
+		int d = text_hex_digit(t->s[i]);
 
 		if (d < 0)
 			return NUM_BAD;

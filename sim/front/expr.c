@@ -474,17 +474,6 @@ static bool is_name_char(char c)
 	return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Scans the integer constant at ps->tok_start (which starts with a digit). */
 static void lex_int(struct expr_parser *ps)
 {
@@ -497,7 +486,7 @@ static void lex_int(struct expr_parser *ps)
 
 	if (hex)
 		q += 2;
-	for (; (d = hex_digit(*q)) >= 0 && (unsigned)d < base; q++) {
+	for (; (d = text_hex_digit(*q)) >= 0 && (unsigned)d < base; q++) {
 		if (v > (UINT64_MAX - (unsigned)d) / base)
 			overflow = true;
 		v = v * base + (unsigned)d;
