@@ -135,8 +135,17 @@ const struct cfg_field l1_fields[] = {
 		      "tag lookups (line requests taken from the SM) per core cycle: an "
 		      "uncoalesced instruction's n line requests take n / lookups cycles"),
 	CFG_U32_FIELD(P, data_banks, 1, 64, "4",
-		      "data-array banks, each reading or writing one 32 B sector per cycle: "
-		      "several lookups in a cycle wait when their sectors share a bank"),
+		      "data-array banks, each reading or writing one word of data_bank_bytes per "
+		      "cycle: word w of line L sits in bank (L x words per line + w) mod banks; a "
+		      "second lookup in a cycle waits when it needs a bank already used"),
+	CFG_U32_FIELD(P, data_bank_bytes, 4, 256, "32",
+		      "bytes of a bank word (power of two, at most a sector: 32 is a sector per "
+		      "bank; 4 with 32 banks is the Volta/Ampere array, where lanes of different "
+		      "lines that need the same bank serialise)"),
+	CFG_U32_FIELD(P, data_bytes_per_cycle, 0, 4096, "0",
+		      "bytes the data array moves to or from the SM per core cycle: a lookup of "
+		      "k bank words holds it k x data_bank_bytes / width cycles and the next "
+		      "lookup waits (Turing and GA10x: 64); 0: no limit beyond the banks"),
 	CFG_U32_FIELD(P, fill_latency_cycles, 0, 10000, "4",
 		      "core cycles from a miss's data arriving from the crossbar to its sectors "
 		      "readable"),
@@ -169,6 +178,11 @@ int l1_params_check(const struct l1_params *p, const char *group, struct sim_err
 	if (p->write_policy >= L1_WRITE_POLICY_COUNT)
 		return sim_err_set(err, NULL, 0, "%s.write_policy: unknown policy %u", group,
 				   p->write_policy);
+	if (p->data_bank_bytes == 0 || (p->data_bank_bytes & (p->data_bank_bytes - 1)) != 0 ||
+	    p->data_bank_bytes > p->cache.sector_bytes)
+		return sim_err_set(err, NULL, 0, "%s.data_bank_bytes: expected a power of two of "
+				   "at most the sector (%u), got %u", group, p->cache.sector_bytes,
+				   p->data_bank_bytes);
 	if (p->data_banks < 1 || p->data_banks > 64)
 		return sim_err_set(err, NULL, 0, "%s.data_banks: expected 1..64, got %u", group,
 				   p->data_banks);
@@ -254,6 +268,9 @@ struct l1 {
 
 	/* the head of `in` */
 	const void *head_seen;       /* counted by cache_access already */
+	uint64_t data_pos;           /* data path: bytes moved, in cycle x width units */
+	cycle_t data_free;           /* first cycle it takes another lookup (data_pos / width) */
+	cycle_t last_lookup;         /* cycle of the last lookup taken (data_port_waits) */
 	enum l1_stall stall;
 	cycle_t stall_at;
 
@@ -477,18 +494,33 @@ static void charge_stall(struct l1 *l1, cycle_t now)
 	}
 }
 
-/* The data banks the sectors of r touch: sector s of line L sits in bank
- * (L x sectors per line + s) mod data_banks, so a line's sectors spread over the banks. */
-static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r)
+/* The data banks r touches: word w (data_bank_bytes each) of line L sits in bank
+ * (L x words per line + w) mod data_banks, so a line's words spread over the banks. Words of
+ * a sector: the requested bytes (byte_mask) when words are smaller than sectors and r has
+ * them, else every word of each requested sector. */
+static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uint32_t *words)
 {
-	uint32_t spl = l1->p.cache.line_bytes / l1->p.cache.sector_bytes;
-	uint64_t first = (r->addr / l1->p.cache.line_bytes) * spl;
+	uint32_t bb = l1->p.data_bank_bytes, sb = l1->p.cache.sector_bytes;
+	uint32_t wpl = l1->p.cache.line_bytes / bb, wps = sb / bb;
+	uint64_t first = (r->addr / l1->p.cache.line_bytes) * wpl;
+	bool bytes = wps > 1 && bb < 64 && (r->byte_mask[0] | r->byte_mask[1]) != 0;
 	uint64_t mask = 0;
-	uint32_t s;
+	uint32_t w;
 
-	for (s = 0; s < spl; s++)
-		if ((r->sector_mask >> s) & 1u)
-			mask |= 1ull << ((first + s) % l1->p.data_banks);
+	for (w = 0; w < wpl; w++) {
+		uint32_t off = w * bb;
+
+		if (!((r->sector_mask >> (off / sb)) & 1u))
+			continue;
+		if (bytes) {
+			uint64_t m = ((1ull << bb) - 1) << (off % 64);
+
+			if ((r->byte_mask[off / 64] & m) == 0)
+				continue;
+		}
+		mask |= 1ull << ((first + w) % l1->p.data_banks);
+		(*words)++;
+	}
 	return mask;
 }
 
@@ -502,13 +534,18 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 		enum l1_stall why;
 		cycle_t visible;
 		uint64_t banks;
+		uint32_t words;
 
 		if (r == NULL)
+			break;
+		/* The data path still moves an earlier lookup's sectors. */
+		if (l1->data_free > now)
 			break;
 		/* A second lookup of the cycle whose sectors need a bank already in use waits for
 		 * the next cycle (the first one always goes: its sectors are in distinct banks or
 		 * it is serialised by the array as one access). */
-		banks = data_bank_mask(l1, r);
+		words = 0;
+		banks = data_bank_mask(l1, r, &words);
 		if ((banks & banks_used) != 0) {
 			l1->st.bank_conflicts++;
 			break;
@@ -525,6 +562,21 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 		SIM_ASSERT(link_pop(l1->in) == r);
 		l1->head_seen = NULL;
 		l1->inside++;
+		if (l1->p.data_bytes_per_cycle > 0) {
+			uint64_t w = l1->p.data_bytes_per_cycle;
+			uint64_t b = (uint64_t)words * l1->p.data_bank_bytes;
+
+			cycle_t head = visible > l1->last_lookup ? visible : l1->last_lookup;
+
+			/* the head waited from becoming head (and visible) to the path's freeing */
+			if (l1->data_free > head)
+				l1->st.data_port_waits += l1->data_free - head;
+			l1->last_lookup = now;
+			if (l1->data_pos < now * w)
+				l1->data_pos = now * w;
+			l1->data_pos += b;
+			l1->data_free = l1->data_pos / w;
+		}
 	}
 }
 
@@ -714,7 +766,8 @@ static void l1_sleep(struct l1 *l1, cycle_t now)
 	if (h != CYCLE_NEVER) {
 		switch (l1->stall) {
 		case L1_STALL_NONE:
-			next = min_cycle(next, at_least_next(h, now));
+			next = min_cycle(next, at_least_next(h > l1->data_free ? h : l1->data_free,
+							      now));
 			break;
 		case L1_STALL_MISS_QUEUE_FULL:
 			/* Room comes from the drain; a blocked miss_out wakes us when it pops. */
@@ -778,6 +831,7 @@ static void register_stats(struct l1 *l1, struct stats *st, const char *prefix)
 		C(replies, "replies pushed to the SM (loads and store acks)"),
 		C(reply_stalls, "cycles the SM refused a ready reply"),
 		C(bank_conflicts, "lookups deferred a cycle because a data bank was taken"),
+		C(data_port_waits, "cycles a lookup waited for the data path (data_bytes_per_cycle)"),
 #undef C
 	};
 	char name[256];

@@ -68,7 +68,10 @@ struct l1_params {
 	struct mshr_params mshr;
 	uint32_t hit_latency_cycles;  /* core cycles, request visible -> reply pushed, on a hit */
 	uint32_t lookups_per_cycle;   /* tag lookups (requests taken from `in`) per cycle */
-	uint32_t data_banks;          /* data-array banks, one 32 B sector access each per cycle */
+	uint32_t data_banks;          /* data-array banks, one word access each per cycle */
+	uint32_t data_bank_bytes;     /* bytes of a bank word (32: a sector per bank) */
+	uint32_t data_bytes_per_cycle; /* data path width: a lookup of k bank words holds it
+					* k x data_bank_bytes / width cycles; 0 = no limit */
 	uint32_t fill_latency_cycles; /* fill data visible on fill_in -> sectors readable */
 	uint32_t fills_per_cycle;     /* fills (one returned miss each) the fill port writes per cycle */
 	uint32_t miss_queue;          /* requests (misses, store writes) waiting for the crossbar */
@@ -77,7 +80,7 @@ struct l1_params {
 
 extern const struct cfg_field l1_fields[];
 extern const size_t l1_nfields;
-#define L1_NFIELDS 7 /* entries of l1_fields[] (checked in the .c) */
+#define L1_NFIELDS 9 /* entries of l1_fields[] (checked in the .c) */
 
 /* What the field ranges cannot check: cache_params_check of p->cache (as "<group>.cache") and
  * lines of at most 128 B (the width of mem_req.byte_mask). Returns 0, or -1 with err filled. */
@@ -106,6 +109,7 @@ struct l1_stats {
 	uint64_t replies;         /* replies pushed on resp (loads and stores) */
 	uint64_t reply_stalls;    /* cycles resp refused a ready reply */
 	uint64_t bank_conflicts;  /* lookups deferred a cycle: a data bank already used this cycle */
+	uint64_t data_port_waits; /* cycles the head request waited for the data path */
 };
 
 struct l1;

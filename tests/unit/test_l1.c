@@ -232,6 +232,7 @@ static void params_default(struct env *e)
 	p->hit_latency_cycles = 28;
 	p->lookups_per_cycle = 1;
 	p->data_banks = 16; /* wide enough that only test_data_banks sees a conflict */
+	p->data_bank_bytes = 32;
 	p->fill_latency_cycles = 4;
 	p->fills_per_cycle = 1;
 	p->miss_queue = 8;
@@ -628,6 +629,51 @@ static void test_data_banks(void **state)
 	assert_int_equal(l1_params_check(&(struct l1_params){ .cache = e->p.cache,
 							      .lookups_per_cycle = 1 },
 					 "l1", &(struct sim_err){ 0 }), -1);
+}
+
+/* A 64 B/cycle data path: a whole-line hit (4 sectors, 128 B) holds it two cycles, so four of
+ * them, all visible at 501, go at 501, 503, 505, 507 (the head waits 2 cycles for each of the
+ * last three); two-sector hits (64 B) go one a cycle; with two lookups a cycle, two one-sector
+ * hits (32 B each) share a cycle and a third waits for the next. */
+static void test_data_width(void **state)
+{
+	struct env *e = env_new(state), *f;
+	void *st2 = NULL;
+	uint64_t ids[4];
+	uint32_t i;
+
+	e->p.data_bytes_per_cycle = 64;
+	env_start(e);
+	for (i = 0; i < 4; i++)
+		load_at(e, 10 + 4 * i, (addr_t)i * 128, 0xf);
+	run_all(e, true);
+	for (i = 0; i < 4; i++)
+		ids[i] = load_at(e, 500, (addr_t)i * 128, 0xf);
+	run_all(e, true);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(e->reply_at[ids[i]], hit_reply(e, 501 + 2 * i));
+	assert_int_equal(l1_stats(e->l1)->data_port_waits, 2 + 2 + 2);
+	for (i = 0; i < 4; i++)
+		ids[i] = load_at(e, 700, (addr_t)i * 128, 0x3);
+	run_all(e, true);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(e->reply_at[ids[i]], hit_reply(e, 701 + i));
+
+	f = env_new(&st2);
+	f->p.data_bytes_per_cycle = 64;
+	f->p.lookups_per_cycle = 2;
+	env_start(f);
+	for (i = 0; i < 4; i++)
+		load_at(f, 10 + 4 * i, (addr_t)i * 128, 0xf);
+	run_all(f, true);
+	ids[0] = load_at(f, 900, 0, 0x1);
+	ids[1] = load_at(f, 900, 128, 0x2);
+	ids[2] = load_at(f, 900, 256, 0x4);
+	run_all(f, true);
+	assert_int_equal(f->reply_at[ids[0]], hit_reply(f, 901));
+	assert_int_equal(f->reply_at[ids[1]], hit_reply(f, 901));
+	assert_int_equal(f->reply_at[ids[2]], hit_reply(f, 902));
+	env_free(&st2);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1044,6 +1090,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_merge_limit, env_free),
 		cmocka_unit_test_teardown(test_lookups_per_cycle, env_free),
 		cmocka_unit_test_teardown(test_data_banks, env_free),
+		cmocka_unit_test_teardown(test_data_width, env_free),
 		cmocka_unit_test_teardown(test_write_no_allocate, env_free),
 		cmocka_unit_test_teardown(test_write_allocate, env_free),
 		cmocka_unit_test_teardown(test_fill_contention, env_free),
