@@ -57,6 +57,11 @@ const struct cfg_field sm_fields[] = {
 		      "shared-memory banks, 4 B wide; a k-way conflict adds k - 1 cycles"),
 	CFG_U32_FIELD(P, ldst_requests_per_cycle, 1, 64, "1",
 		      "line requests the LD/ST unit hands the L1 per core cycle"),
+	CFG_U32_FIELD(P, ldst_bytes_per_cycle, 0, 4096, "0",
+		      "lane data the LD/ST unit takes per core cycle (active lanes x access "
+		      "size): a global instruction holds it max(1, bytes / this) cycles, so one "
+		      "instruction a cycle at most (Volta/Ampere: 128, one 4-byte word a lane; an "
+		      "8-byte load takes two cycles); 0: no limit but the line request rate"),
 };
 #undef P
 _Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS");
@@ -132,6 +137,7 @@ struct sm_core {
 	/* LD/ST buffer: the lines of one memory instruction, pushed as the link accepts them */
 	struct coal_line lines[COAL_MAX_LINES];
 	uint32_t nlines, next_line;
+	cycle_t ldst_free;          /* first cycle the LD/ST unit takes another instruction */
 	struct warp *ldst_warp;
 	uint32_t ldst_slot;
 	bool ldst_store;
@@ -421,6 +427,12 @@ static void ldst_fill(struct sm_core *sm, struct warp *w, struct coal_inst *inst
 
 	sm->nlines = n;
 	sm->next_line = 0;
+	if (f->p.ldst_bytes_per_cycle > 0) {
+		uint64_t b = (uint64_t)__builtin_popcount(inst->active_mask) * inst->size;
+		uint64_t c = (b + f->p.ldst_bytes_per_cycle - 1) / f->p.ldst_bytes_per_cycle;
+
+		sm->ldst_free = now + (c > 1 ? c : 1);
+	}
 	sm->ldst_warp = w;
 	sm->ldst_slot = slot;
 	sm->ldst_store = inst->is_store;
@@ -703,7 +715,8 @@ static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 /* Whether w may issue now: ready, and a global op only while the LD/ST buffer is empty. */
 static bool can_issue(const struct sm_core *sm, const struct warp *w, cycle_t now)
 {
-	return warp_ready(w, now) && !((w->global || w->chase_left > 0) && sm->nlines != 0);
+	return warp_ready(w, now) &&
+	       !((w->global || w->chase_left > 0) && (sm->nlines != 0 || sm->ldst_free > now));
 }
 
 /* Loose round-robin: scheduler s owns warp slots s, s + S, s + 2S, ...; it scans them from the
@@ -804,6 +817,10 @@ static void sm_tick(void *self, cycle_t now)
 			continue; /* a reply wakes us */
 		if (sm->nlines != 0 && (w->chase_left > 0 || w->global))
 			continue; /* the request link wakes us */
+		if (sm->ldst_free > now && (w->chase_left > 0 || w->global)) {
+			next = sm->ldst_free < next ? sm->ldst_free : next;
+			continue;
+		}
 		next = now + 1;
 	}
 	if (next == now + 1)

@@ -12,7 +12,8 @@
  * registers (and not its own destination register) is pending. Global loads and stores go
  * through the coalescer into the SM's one LD/ST buffer, which hands line requests to sim_sm_in,
  * at most ldst_requests_per_cycle per cycle and only while the link accepts them (a memory
- * instruction waits while the buffer holds another one; cycles the link refuses are issue
+ * instruction waits while the buffer holds another one, and, with ldst_bytes_per_cycle, until
+ * the unit has taken the previous instruction's lane data; cycles the link refuses are issue
  * stalls). Loads mark their register pending until the last line reply; stores are fire
  * and forget (the L1's ack only counts for retirement). Shared-memory ops and ALU ops make the
  * warp wait: ALU its latency, shared memory shared_latency_cycles + (bank-conflict degree - 1).
@@ -78,9 +79,10 @@ struct sm_params {
 	uint32_t shared_latency_cycles;
 	uint32_t shared_banks;
 	uint32_t ldst_requests_per_cycle;
+	uint32_t ldst_bytes_per_cycle;  /* lane bytes an instruction moves per cycle (0: no limit) */
 };
 
-#define SM_NFIELDS 10 /* entries of sm_fields[] */
+#define SM_NFIELDS 11 /* entries of sm_fields[] */
 extern const struct cfg_field sm_fields[];
 
 /* Lanes of one warp. */
