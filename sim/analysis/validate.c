@@ -146,6 +146,30 @@ void validate_csv_free(struct vcsv *c)
  * Metric names
  * ========================================================================================= */
 
+/* A last parameter written as a number and its unit ("32MB"): the unit is the name. */
+static int metric_param_with_unit(const char *metric, const char *s, struct vmetric *m,
+				  struct sim_err *err)
+{
+	char *end;
+	double v;
+	size_t nl;
+
+	errno = 0;
+	v = strtod(s, &end);
+	nl = strlen(end);
+	if (errno != 0 || nl == 0 || nl >= VMETRIC_NAME_MAX || strchr(end, ';') != NULL ||
+	    m->nparams == VMETRIC_MAX_PARAMS)
+		return sim_err_set(err, NULL, 0, "metric '%s': expected name=value or a number "
+				   "and its unit after '%.*s'", metric, (int)(s - metric), metric);
+	for (const char *c = end; *c != '\0'; c++)
+		if (!isalpha((unsigned char)*c))
+			return sim_err_set(err, NULL, 0, "metric '%s': unit '%s' of a parameter "
+					   "is not a word", metric, end);
+	memcpy(m->p[m->nparams].name, end, nl + 1);
+	m->p[m->nparams++].value = v;
+	return 0;
+}
+
 int validate_metric_parse(const char *metric, struct vmetric *m, struct sim_err *err)
 {
 	const char *at = strchr(metric, '@'), *s;
@@ -164,6 +188,9 @@ int validate_metric_parse(const char *metric, struct vmetric *m, struct sim_err 
 		char *end;
 		size_t nl;
 
+		/* "@32MB": a value with its unit, the unit names the parameter (MB=32) */
+		if (isdigit((unsigned char)*s) && (eq == NULL || strcspn(s, ";") < (size_t)(eq - s)))
+			return metric_param_with_unit(metric, s, m, err);
 		if (eq == NULL || eq == s)
 			return sim_err_set(err, NULL, 0, "metric '%s': expected name=value after "
 					   "'%.*s'", metric, (int)(s - metric), metric);
@@ -214,6 +241,7 @@ enum vquantity validate_unit(const char *unit, double *to_canonical)
 		{ "TB/s", VQ_BANDWIDTH, 1e3 },
 		{ "cycles", VQ_CYCLES, 1.0 },
 		{ "cycles/warp-instr", VQ_CYCLES, 1.0 },
+		{ "B/cycle/SM", VQ_BW_PER_SM, 1.0 },
 	};
 
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
@@ -226,20 +254,44 @@ enum vquantity validate_unit(const char *unit, double *to_canonical)
 	return VQ_UNKNOWN;
 }
 
+const char *validate_quantity_unit(enum vquantity q)
+{
+	switch (q) {
+	case VQ_BANDWIDTH:
+		return "GB/s";
+	case VQ_CYCLES:
+		return "cycles";
+	case VQ_BW_PER_SM:
+		return "B/cycle/SM";
+	case VQ_UNKNOWN:
+		break;
+	}
+	return "";
+}
+
 double validate_method_mhz(const char *method)
 {
-	const char *p = method, *last = NULL;
+	const char *p = method, *hit;
+	double mhz = 0.0;
 
-	while ((p = strstr(p, " MHz")) != NULL) {
-		last = p;
-		p += 4;
+	/* the last "N MHz" that is not a memory clock ("GDDR6 5001 MHz", "HBM2 877 MHz") */
+	while ((hit = strstr(p, " MHz")) != NULL) {
+		const char *num = hit, *word;
+
+		p = hit + 4;
+		while (num > method && (isdigit((unsigned char)num[-1]) || num[-1] == '.'))
+			num--;
+		if (num == hit)
+			continue;
+		word = num > method + 1 ? num - 1 : method;
+		while (word > method && !isspace((unsigned char)word[-1]))
+			word--;
+		if (strncmp(word, "GDDR", 4) == 0 || strncmp(word, "HBM", 3) == 0 ||
+		    strncmp(word, "memory", 6) == 0)
+			continue;
+		mhz = strtod(num, NULL);
 	}
-	if (last == NULL)
-		return 0.0;
-	p = last;
-	while (p > method && (isdigit((unsigned char)p[-1]) || p[-1] == '.'))
-		p--;
-	return p < last ? strtod(p, NULL) : 0.0;
+	return mhz;
 }
 
 /* =========================================================================================
@@ -325,8 +377,12 @@ const struct vfamily_info validate_families[] = {
 	  "loads + stores" },
 	{ "l1_cycles_per_warp_load", "l1_strides.wl",
 	  "float_ or double_block_width, pitch: one 1024-thread block of width w reads "
-	  "A[x%64 + (y%32) pitch + k]; cycles per warp load (the _stride variant is not "
-	  "mirrored)" },
+	  "A[x%64 + (y%32) pitch + k]; cycles per warp load" },
+	{ "l1_cycles_per_warp_load", "l1_lane_strides.wl",
+	  "float_ or double_stride: one 1024-thread block, thread t reads A[(t%64) stride + "
+	  "4 k], k < 8, 8 passes after a warm-up pass; cycles per warp load" },
+	{ "l1_load_bytes_per_cycle_per_SM", "l1_lane_strides.wl",
+	  "float_ or double_stride: as above; requested bytes per cycle" },
 	{ NULL, NULL, NULL },
 };
 
@@ -443,6 +499,44 @@ static int plan_l2_bw(const struct vmetric *mt, const struct vmachine *m, struct
 	return 1;
 }
 
+/* One STREAM kernel: `loads` arrays read and `stores` written, bpsm blocks of bs threads per
+ * SM, elem-byte elements, a warm-up run of the same kernel over one L2 capacity, then the
+ * measured run over `bytes` bytes per array (0: 4 L2 capacities, 16..2048 iterations). */
+static void plan_stream_run(const struct vmachine *m, struct vplan *pl, double bs, double bpsm,
+			    double elem, int loads, int stores, double bytes)
+{
+	double per_iter = bpsm * m->sms * bs * elem, iters, first;
+
+	/* gpu-stream loops over 1 GiB arrays; a short measured kernel is all ramp-up (at 1024
+	 * threads and 4 iterations V100 read 302 GB/s, at 32 iterations 659): move at least 4 L2
+	 * capacities per array, at most 2048 iterations a thread. */
+	first = ceil((double)m->l2_bytes / per_iter);
+	iters = bytes > 0 ? ceil(bytes / per_iter) : fmin(2048.0, fmax(4.0 * first, 16.0));
+	pl->workload = "stream.wl";
+	plan_p(pl->warm, &pl->nwarm, "threads", bs);
+	plan_p(pl->warm, &pl->nwarm, "sms", m->sms);
+	plan_p(pl->warm, &pl->nwarm, "blocks_per_sm", bpsm);
+	plan_p(pl->warm, &pl->nwarm, "elem", elem);
+	plan_p(pl->warm, &pl->nwarm, "first", 0);
+	plan_p(pl->warm, &pl->nwarm, "iters", first);
+	/* The warm-up is a run of the same kernel over one L2 capacity: what the timed runs of
+	 * gpu-stream see is the previous run's lines, dirty for the kernels that store and clean
+	 * for the read kernel (an init warm-up before a read made every read evict a dirty line:
+	 * 581 instead of 758 GB/s on V100 at 1024 threads). */
+	plan_p(pl->warm, &pl->nwarm, "loads", loads);
+	plan_p(pl->warm, &pl->nwarm, "stores", stores);
+	plan_p(pl->meas, &pl->nmeas, "first", first);
+	plan_p(pl->meas, &pl->nmeas, "threads", bs);
+	plan_p(pl->meas, &pl->nmeas, "sms", m->sms);
+	plan_p(pl->meas, &pl->nmeas, "blocks_per_sm", bpsm);
+	plan_p(pl->meas, &pl->nmeas, "elem", elem);
+	plan_p(pl->meas, &pl->nmeas, "iters", iters);
+	plan_p(pl->meas, &pl->nmeas, "loads", loads);
+	plan_p(pl->meas, &pl->nmeas, "stores", stores);
+	pl->kind = VV_GBPS;
+	pl->ops = iters * per_iter * (loads + stores);
+}
+
 static int plan_stream(const struct vmetric *mt, const struct vmachine *m, struct vplan *pl,
 		       char *reason, size_t size)
 {
@@ -455,7 +549,7 @@ static int plan_stream(const struct vmetric *mt, const struct vmachine *m, struc
 		{ "stream_scale_bw", 1, 1 },
 		{ "stream_triad_bw", 2, 1 },
 	};
-	double bs, iters, first;
+	double bs;
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
@@ -467,30 +561,38 @@ static int plan_stream(const struct vmetric *mt, const struct vmachine *m, struc
 	if (bs < 32 || bs > 1024 || fmod(bs, 32.0) != 0.0)
 		return skip(reason, size, "%s: blockSize not a multiple of 32 in 32..1024",
 			    mt->family);
-	/* gpu-stream loops over 1 GiB arrays; a short measured kernel is all ramp-up (at 1024
-	 * threads and 4 iterations V100 read 302 GB/s, at 32 iterations 659): move at least 4 L2
-	 * capacities per array, at most 2048 iterations a thread. */
-	first = ceil((double)m->l2_bytes / (2.0 * m->sms * bs * 8.0));
-	iters = fmin(2048.0, fmax(4.0 * first, 16.0));
-	pl->workload = "stream.wl";
-	plan_p(pl->warm, &pl->nwarm, "threads", bs);
-	plan_p(pl->warm, &pl->nwarm, "sms", m->sms);
-	plan_p(pl->warm, &pl->nwarm, "first", 0);
-	plan_p(pl->warm, &pl->nwarm, "iters", first);
-	/* The warm-up is a run of the same kernel over one L2 capacity: what the timed runs of
-	 * gpu-stream see is the previous run's lines, dirty for the kernels that store and clean
-	 * for the read kernel (an init warm-up before a read made every read evict a dirty line:
-	 * 581 instead of 758 GB/s on V100 at 1024 threads). */
-	plan_p(pl->warm, &pl->nwarm, "loads", v[i].loads);
-	plan_p(pl->warm, &pl->nwarm, "stores", v[i].stores);
-	plan_p(pl->meas, &pl->nmeas, "first", first);
-	plan_p(pl->meas, &pl->nmeas, "threads", bs);
-	plan_p(pl->meas, &pl->nmeas, "sms", m->sms);
-	plan_p(pl->meas, &pl->nmeas, "iters", iters);
-	plan_p(pl->meas, &pl->nmeas, "loads", v[i].loads);
-	plan_p(pl->meas, &pl->nmeas, "stores", v[i].stores);
-	pl->kind = VV_GBPS;
-	pl->ops = iters * 2.0 * m->sms * bs * 8.0 * (v[i].loads + v[i].stores);
+	plan_stream_run(m, pl, bs, 2.0, 8.0, v[i].loads, v[i].stores, 0.0);
+	return 1;
+}
+
+/* gpu-strides' lane-stride kernel: 8 reads (step 4) a pass; passes in the measured kernel. */
+#define LANE_READS 8.0
+#define LANE_REPS 8.0
+
+static int plan_lane_strides(const struct vmetric *mt, struct vplan *pl, double stride,
+			     double elem, char *reason, size_t size)
+{
+	double loads = 32.0 * LANE_READS * LANE_REPS; /* 32 warps */
+
+	if (stride < 0 || stride > 1u << 20 || stride != floor(stride))
+		return skip(reason, size, "%s: stride must be a whole number in 0..2^20",
+			    mt->family);
+	pl->workload = "l1_lane_strides.wl";
+	plan_p(pl->warm, &pl->nwarm, "stride", stride);
+	plan_p(pl->warm, &pl->nwarm, "elem", elem);
+	plan_p(pl->warm, &pl->nwarm, "reads", LANE_READS);
+	plan_p(pl->warm, &pl->nwarm, "reps", 1);
+	plan_p(pl->meas, &pl->nmeas, "stride", stride);
+	plan_p(pl->meas, &pl->nmeas, "elem", elem);
+	plan_p(pl->meas, &pl->nmeas, "reads", LANE_READS);
+	plan_p(pl->meas, &pl->nmeas, "reps", LANE_REPS);
+	if (strcmp(mt->family, "l1_load_bytes_per_cycle_per_SM") == 0) {
+		pl->kind = VV_BYTES_PER_CYCLE_PER_SM; /* requested bytes, one SM */
+		pl->ops = loads * 32.0 * elem;
+	} else {
+		pl->kind = VV_CYCLES_PER_OP;
+		pl->ops = loads;
+	}
 	return 1;
 }
 
@@ -500,13 +602,20 @@ static int plan_l1_strides(const struct vmetric *mt, struct vplan *pl, char *rea
 	double w, pitch, elem;
 	const double reads = 64.0;
 
+	if (validate_metric_param(mt, "float_stride", &w))
+		return plan_lane_strides(mt, pl, w, 4.0, reason, size);
+	if (validate_metric_param(mt, "double_stride", &w))
+		return plan_lane_strides(mt, pl, w, 8.0, reason, size);
+	if (strcmp(mt->family, "l1_cycles_per_warp_load") != 0)
+		return skip(reason, size, "%s: only the lane-stride rows (*_stride) are mirrored",
+			    mt->family);
 	if (validate_metric_param(mt, "float_block_width", &w))
 		elem = 4;
 	else if (validate_metric_param(mt, "double_block_width", &w))
 		elem = 8;
 	else
-		return skip(reason, size, "%s: only the blockKernel rows (*_block_width) are "
-			    "mirrored, not the lane-stride variant", mt->family);
+		return skip(reason, size, "%s: no float_ or double_ stride or block_width "
+			    "parameter", mt->family);
 	if (!validate_metric_param(mt, "pitch", &pitch))
 		return skip(reason, size, "%s: no pitch parameter", mt->family);
 	if (w < 1 || w > 1024 || fmod(1024.0, w) != 0.0)
@@ -521,6 +630,177 @@ static int plan_l1_strides(const struct vmetric *mt, struct vplan *pl, char *rea
 	pl->kind = VV_CYCLES_PER_OP;
 	pl->ops = 32.0 * reads; /* 32 warps x reads warp loads */
 	return 1;
+}
+
+/* ---- scalar rows: one figure of a named benchmark, no swept parameter ---------------- */
+
+enum vscalar_how {
+	SC_LAT_L1,    /* pointer chase inside the L1 */
+	SC_LAT_L2,    /* pointer chase past the L1, inside the L2 */
+	SC_LAT_DRAM,  /* pointer chase far past the L2 */
+	SC_STREAM,    /* stream.wl at full occupancy (or the source's blocks) */
+	SC_OCL,       /* ocl_rw.wl */
+	SC_CACHE_L1,  /* cache_bw.wl inside the L1 */
+	SC_CACHE_L2,  /* cache_bw.wl past the L1 */
+};
+
+static const struct vscalar {
+	const char *metric;     /* the whole metric name (with its parameter, if any) */
+	enum vquantity q;
+	enum vscalar_how how;
+	int loads, stores;      /* SC_STREAM: arrays read and written; SC_OCL: stores = write */
+	int elem, threads;      /* element bytes; block size (0: 256) */
+	int misaligned;         /* SC_OCL */
+	double mbytes;          /* SC_STREAM: bytes per array (0: 4 L2 capacities), MB */
+	const char *mapping;
+} scalars[] = {
+	{ "l1_hit_latency", VQ_CYCLES, SC_LAT_L1, 0, 0, 0, 0, 0, 0,
+	  "one thread chases 128 B nodes over 4 KiB" },
+	{ "ldg_32b_latency (L1 hit)", VQ_CYCLES, SC_LAT_L1, 0, 0, 0, 0, 0, 0,
+	  "one thread chases 128 B nodes over 4 KiB (load width not modelled in L1 latency)" },
+	{ "ldg_64b_latency (L1 hit)", VQ_CYCLES, SC_LAT_L1, 0, 0, 0, 0, 0, 0,
+	  "as ldg_32b" },
+	{ "ldg_128b_latency (L1 hit)", VQ_CYCLES, SC_LAT_L1, 0, 0, 0, 0, 0, 0,
+	  "as ldg_32b" },
+	{ "l2_hit_latency", VQ_CYCLES, SC_LAT_L2, 0, 0, 0, 0, 0, 0,
+	  "one thread chases 128 B nodes over half the L2 (at least 16 L1s)" },
+	{ "dram_latency", VQ_CYCLES, SC_LAT_DRAM, 0, 0, 0, 0, 0, 0,
+	  "one thread chases 128 B nodes over 32 L2 capacities (no TLB is modelled)" },
+	{ "dram_bw_measured", VQ_BANDWIDTH, SC_STREAM, 1, 1, 8, 256, 0, 0,
+	  "copy a[i] = b[i] (stream.wl scale), full occupancy; loads + stores" },
+	{ "coalesced_read_bw", VQ_BANDWIDTH, SC_OCL, 0, 0, 4, 64, 0, 0,
+	  "ocl_rw.wl: 16 floats a work-item at i N + n; bytes read" },
+	{ "coalesced_write_bw", VQ_BANDWIDTH, SC_OCL, 0, 1, 4, 64, 0, 0,
+	  "ocl_rw.wl: 16 floats a work-item at i N + n; bytes written" },
+	{ "misaligned_read_bw", VQ_BANDWIDTH, SC_OCL, 0, 0, 4, 64, 1, 0,
+	  "ocl_rw.wl: 16 floats a work-item at 16 n + i; bytes read" },
+	{ "misaligned_write_bw", VQ_BANDWIDTH, SC_OCL, 0, 1, 4, 64, 1, 0,
+	  "ocl_rw.wl: 16 floats a work-item at 16 n + i; bytes written" },
+	{ "opencl_global_read_bw_float", VQ_BANDWIDTH, SC_OCL, 0, 0, 4, 256, 0, 0,
+	  "ocl_rw.wl: 16 float a work-item, coalesced" },
+	{ "opencl_global_read_bw_float2", VQ_BANDWIDTH, SC_OCL, 0, 0, 8, 256, 0, 0,
+	  "ocl_rw.wl: 16 float2 a work-item, coalesced" },
+	{ "opencl_global_read_bw_float4", VQ_BANDWIDTH, SC_OCL, 0, 0, 16, 256, 0, 0,
+	  "ocl_rw.wl: 16 float4 a work-item, coalesced" },
+	{ "bandwidthTest_d2d_bw@32MB", VQ_BANDWIDTH, SC_STREAM, 1, 1, 8, 256, 0, 32.0,
+	  "copy of 32 MB (stream.wl scale), full occupancy; 2 x bytes copied" },
+	{ "saxpy_bw_noncompressible", VQ_BANDWIDTH, SC_STREAM, 2, 1, 4, 768, 0, 0,
+	  "y = a x + y as stream.wl triad, floats, blocks of 768 at full occupancy; 3 arrays" },
+	{ "l1_load_bw", VQ_BW_PER_SM, SC_CACHE_L1, 0, 0, 4, 256, 0, 0,
+	  "cache_bw.wl over 16 KiB: every SM re-reads an L1-resident buffer; B/cycle/SM" },
+	{ "l1_hit_bw_global_aggregate", VQ_BANDWIDTH, SC_CACHE_L1, 0, 0, 4, 256, 0, 0,
+	  "cache_bw.wl over 16 KiB; B/cycle x the locked clock of the method" },
+	{ "l2_load_bw", VQ_BANDWIDTH, SC_CACHE_L2, 0, 0, 4, 256, 0, 0,
+	  "cache_bw.wl over a 256 KiB window past the L1: every SM streams it from the L2" },
+};
+#define NSCALARS (sizeof scalars / sizeof scalars[0])
+
+size_t validate_scalar_count(void)
+{
+	return NSCALARS;
+}
+
+void validate_scalar_info(size_t i, struct vfamily_info *out)
+{
+	static const char *const wl[] = {
+		[SC_LAT_L1] = "pchase.wl", [SC_LAT_L2] = "pchase.wl", [SC_LAT_DRAM] = "pchase.wl",
+		[SC_STREAM] = "stream.wl", [SC_OCL] = "ocl_rw.wl", [SC_CACHE_L1] = "cache_bw.wl",
+		[SC_CACHE_L2] = "cache_bw.wl",
+	};
+
+	out->family = scalars[i].metric;
+	out->workload = wl[scalars[i].how];
+	out->mapping = scalars[i].mapping;
+}
+
+/* The scalar row's plan; q is the row unit's quantity. */
+static int plan_scalar(const struct vrow *r, const struct vscalar *sc, const struct vmachine *m,
+		       struct vplan *pl, char *reason, size_t size)
+{
+	double fp = 0.0, nodes, l1 = (double)m->l1_bytes, l2 = (double)m->l2_bytes;
+	double bs = sc->threads, bpsm;
+
+	switch (sc->how) {
+	case SC_LAT_L1:
+	case SC_LAT_L2:
+	case SC_LAT_DRAM:
+		fp = sc->how == SC_LAT_L1 ? 4096.0
+		     : sc->how == SC_LAT_L2 ? fmax(l2 / 2.0, fmin(16.0 * l1, 0.75 * l2))
+		     : 32.0 * l2;
+		nodes = floor(fp / 128.0);
+		pl->workload = "pchase.wl";
+		plan_p(pl->warm, &pl->nwarm, "footprint_bytes", nodes * 128.0);
+		plan_p(pl->warm, &pl->nwarm, "stride_bytes", 128.0);
+		plan_p(pl->warm, &pl->nwarm, "threads", 1.0);
+		plan_p(pl->warm, &pl->nwarm, "loads", fmin(nodes, ceil(1.25 * l2 / 128.0)));
+		plan_p(pl->meas, &pl->nmeas, "footprint_bytes", nodes * 128.0);
+		plan_p(pl->meas, &pl->nmeas, "stride_bytes", 128.0);
+		plan_p(pl->meas, &pl->nmeas, "threads", 1.0);
+		plan_p(pl->meas, &pl->nmeas, "loads", PCHASE_LOADS);
+		pl->ops = PCHASE_LOADS;
+		pl->kind = VV_CYCLES_PER_OP; /* the sources time in SM clocks on the GPU */
+		return 1;
+	case SC_STREAM:
+		bpsm = floor(m->threads_per_sm / bs);
+		if (bpsm < 1.0)
+			return skip(reason, size, "%s: the source's block does not fit on an SM",
+				    sc->metric);
+		plan_stream_run(m, pl, bs, bpsm, sc->elem, sc->loads, sc->stores,
+				sc->mbytes * 1e6);
+		return 1;
+	case SC_OCL: {
+		double per = 16.0 * sc->elem, warm, items;
+
+		warm = bs * ceil(l2 / per / bs);
+		items = bs * ceil(4.0 * l2 / per / bs);
+		pl->workload = "ocl_rw.wl";
+		plan_p(pl->warm, &pl->nwarm, "items", warm);
+		plan_p(pl->meas, &pl->nmeas, "items", items);
+		plan_p(pl->meas, &pl->nmeas, "off", warm * 16.0);
+		plan_p(pl->warm, &pl->nwarm, "off", 0);
+		for (int k = 0; k < 2; k++) {
+			char (*p)[VPLAN_P_LEN] = k == 0 ? pl->warm : pl->meas;
+			size_t *n = k == 0 ? &pl->nwarm : &pl->nmeas;
+
+			plan_p(p, n, "vec", 16);
+			plan_p(p, n, "elem", sc->elem);
+			plan_p(p, n, "threads", bs);
+			plan_p(p, n, "store", sc->stores);
+			plan_p(p, n, "misaligned", sc->misaligned);
+		}
+		pl->kind = VV_GBPS;
+		pl->ops = items * per;
+		return 1;
+	}
+	case SC_CACHE_L1:
+	case SC_CACHE_L2: {
+		double kb = sc->how == SC_CACHE_L1 ? 16.0 : CACHE_BW_WIN_KB * 4.0;
+		double per = fmin(kb, CACHE_BW_WIN_KB), reps = ceil(CACHE_BW_TARGET_KB / per);
+
+		if (sc->how == SC_CACHE_L2 && CACHE_BW_WIN_KB * 1024.0 <= l1)
+			return skip(reason, size, "%s: the L1 holds the 256 KiB window",
+				    sc->metric);
+		pl->workload = "cache_bw.wl";
+		plan_p(pl->warm, &pl->nwarm, "kb", kb);
+		plan_p(pl->warm, &pl->nwarm, "reps", 1);
+		plan_p(pl->warm, &pl->nwarm, "win_kb", CACHE_BW_WIN_KB);
+		plan_p(pl->warm, &pl->nwarm, "sms", m->sms);
+		plan_p(pl->meas, &pl->nmeas, "kb", kb);
+		plan_p(pl->meas, &pl->nmeas, "reps", reps);
+		plan_p(pl->meas, &pl->nmeas, "win_kb", CACHE_BW_WIN_KB);
+		plan_p(pl->meas, &pl->nmeas, "sms", m->sms);
+		pl->ops = reps * per * 1024.0;
+		if (sc->q == VQ_BW_PER_SM) {
+			pl->kind = VV_BYTES_PER_CYCLE_PER_SM;
+			return 1;
+		}
+		pl->ops *= m->sms;
+		pl->method_mhz = validate_method_mhz(r->method);
+		pl->kind = pl->method_mhz > 0 ? VV_GBPS_AT_MHZ : VV_GBPS;
+		return 1;
+	}
+	}
+	return skip(reason, size, "%s: no mapping", sc->metric);
 }
 
 int validate_plan(const struct vrow *r, const struct vmachine *m, struct vplan *pl,
@@ -550,6 +830,15 @@ int validate_plan(const struct vrow *r, const struct vmachine *m, struct vplan *
 		return plan_stream(&mt, m, pl, reason, size);
 	if (strcmp(mt.family, "l1_cycles_per_warp_load") == 0 && q == VQ_CYCLES)
 		return plan_l1_strides(&mt, pl, reason, size);
+	if (strcmp(mt.family, "l1_load_bytes_per_cycle_per_SM") == 0 && q == VQ_BW_PER_SM)
+		return plan_l1_strides(&mt, pl, reason, size);
+	for (size_t i = 0; i < NSCALARS; i++) {
+		if (strcmp(r->metric, scalars[i].metric) != 0)
+			continue;
+		if (q != scalars[i].q)
+			return skip(reason, size, "unit '%s' is not the row's quantity", r->unit);
+		return plan_scalar(r, &scalars[i], m, pl, reason, size);
+	}
 	for (size_t i = 0; validate_families[i].family != NULL; i++)
 		if (strcmp(mt.family, validate_families[i].family) == 0)
 			return skip(reason, size, "unit '%s' is not the family's quantity",
@@ -568,6 +857,10 @@ double validate_value(const struct vplan *pl, uint64_t cycles, double core_ps)
 		return ns * pl->method_mhz / 1000.0 / pl->ops;
 	case VV_GBPS:
 		return ns > 0 ? pl->ops / ns : NAN;
+	case VV_GBPS_AT_MHZ:
+		return cycles > 0 ? pl->ops / (double)cycles * pl->method_mhz / 1000.0 : NAN;
+	case VV_BYTES_PER_CYCLE_PER_SM:
+		return cycles > 0 ? pl->ops / (double)cycles : NAN;
 	}
 	return NAN;
 }

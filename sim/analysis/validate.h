@@ -70,12 +70,15 @@ bool validate_metric_param(const struct vmetric *m, const char *name, double *v)
 
 /* ---- units ------------------------------------------------------------------------------ */
 
-enum vquantity { VQ_BANDWIDTH, VQ_CYCLES, VQ_UNKNOWN };
+enum vquantity { VQ_BANDWIDTH, VQ_CYCLES, VQ_BW_PER_SM, VQ_UNKNOWN };
 
 /* The quantity a unit measures and the factor to the canonical unit of that quantity (GB/s =
  * 1e9 B/s; SM cycles): "GB/s" 1, "GiB/s" 1.073741824, "MB/s" 0.001, "MiB/s" 0.001048576,
- * "TB/s" 1000, "cycles" and "cycles/warp-instr" 1. Returns VQ_UNKNOWN for anything else. */
+ * "TB/s" 1000, "cycles" and "cycles/warp-instr" 1; bytes per SM cycle per SM: "B/cycle/SM" 1.
+ * Returns VQ_UNKNOWN for anything else. */
 enum vquantity validate_unit(const char *unit, double *to_canonical);
+/* The canonical unit of a quantity, for tables: "GB/s", "cycles", "B/cycle/SM" ("" unknown). */
+const char *validate_quantity_unit(enum vquantity q);
 /* The SM clock the method text states ("...; 1380 MHz"), in MHz, or 0 if it states none. */
 double validate_method_mhz(const char *method);
 
@@ -103,6 +106,7 @@ size_t validate_subset(size_t n, size_t k, size_t *idx);
 struct vmachine {
 	uint32_t sms;
 	uint32_t blocks_1024;   /* resident blocks of 1024 threads per SM */
+	uint32_t threads_per_sm; /* resident threads per SM (full occupancy) */
 	uint64_t l1_bytes, l2_bytes;
 	double core_mhz;
 };
@@ -111,6 +115,8 @@ enum vvalue_kind {
 	VV_CYCLES_PER_OP,  /* measured kernel's core cycles / ops */
 	VV_HOST_CYCLES_PER_OP, /* its ns x the method's clock / ops (host-timed sources) */
 	VV_GBPS,           /* bytes / its ns */
+	VV_GBPS_AT_MHZ,    /* bytes / its cycles x the method's clock (sources that lock it) */
+	VV_BYTES_PER_CYCLE_PER_SM, /* bytes / its cycles / SMs (ops: bytes per SM) */
 };
 
 #define VPLAN_MAX_P 8
@@ -131,6 +137,10 @@ struct vfamily_info {
 	const char *family, *workload, *mapping;
 };
 extern const struct vfamily_info validate_families[];
+/* The supported scalar rows (one figure, matched by the whole metric name): n of them, and
+ * row i as name (the metric), workload and mapping. */
+size_t validate_scalar_count(void);
+void validate_scalar_info(size_t i, struct vfamily_info *out);
 
 /*
  * Plans row r for machine m. Returns 1 with plan filled; 0 if the row is not supported, with

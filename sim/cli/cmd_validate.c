@@ -45,7 +45,8 @@ static const char usage[] =
 	"  --gpu NAME              the gpu column to select, exactly\n"
 	"  --metrics P1,P2,...     only metrics starting with one of these prefixes\n"
 	"  --max-points N          at most N points per family, evenly spaced (first and last)\n"
-	"  --plot DIR              per family DIR/FAMILY.dat and .gp, and .svg if gnuplot is on PATH\n"
+	"  --plot DIR              per family of 2 or more points DIR/FAMILY.dat and .gp, and .svg\n"
+	"                          if gnuplot is on PATH\n"
 	"  --max-error PCT         exit 1 if a family's MAPE exceeds PCT\n"
 	"  --stats-json FILE       every point and family statistic as JSON\n"
 	"  --ubench DIR            the microbenchmark workloads (default workloads/ubench)\n"
@@ -219,10 +220,15 @@ static int write_plots(const char *dir, const struct vfam *fams, size_t nf,
 		gp = false;
 	for (size_t i = 0; i < nf; i++) {
 		const struct vfam *fm = &fams[i];
-		char *dat = xasprintf("%s/%s.dat", dir, fm->name);
-		char *gpf = xasprintf("%s/%s.gp", dir, fm->name);
-		FILE *f = fopen(dat, "w");
+		char *dat, *gpf;
+		FILE *f;
 		double lo = INFINITY, hi = 0.0;
+
+		if (fm->n < 2)
+			continue; /* a scalar row is a line of the table, not a curve */
+		dat = xasprintf("%s/%s.dat", dir, fm->name);
+		gpf = xasprintf("%s/%s.gp", dir, fm->name);
+		f = fopen(dat, "w");
 
 		if (f == NULL) {
 			sim_err_set(err, dat, 0, "cannot write: %s", strerror(errno));
@@ -371,6 +377,7 @@ static int validate(const struct vopts *o, struct sim_err *err, bool *over)
 	memset(&m, 0, sizeof m);
 	m.sms = p.gpu.sms;
 	m.blocks_1024 = sm_blocks_per_sm(&p.sm, 32, 0, 0);
+	m.threads_per_sm = p.sm.max_warps * 32;
 	m.core_mhz = core_mhz = gpu_clock_mhz(&p, GPU_CLK_CORE);
 	if (cli_cache_capacities(&p, &m.l1_bytes, &m.l2_bytes, err) != 0) {
 		validate_csv_free(csv);
@@ -457,8 +464,7 @@ static int validate(const struct vopts *o, struct sim_err *err, bool *over)
 		nrun++;
 		v->err_pct = validate_error_pct(v->meas, v->sim);
 		printf("%-58s %12.1f %12.1f %+9.1f  %s\n", v->row->metric, v->meas, v->sim,
-		       v->err_pct, validate_unit(v->row->unit, &f) == VQ_BANDWIDTH ? "GB/s"
-		       : "cycles");
+		       v->err_pct, validate_quantity_unit(validate_unit(v->row->unit, &f)));
 	}
 	printf("\n%-34s %4s %9s %9s %8s %9s\n", "family", "n", "MAPE%", "NRMSE%", "pearson",
 	       "worst%");
@@ -475,8 +481,7 @@ static int validate(const struct vopts *o, struct sim_err *err, bool *over)
 				continue;
 			a[k] = v->meas;
 			b[k++] = v->sim;
-			fm->unit = validate_unit(v->row->unit, &f) == VQ_BANDWIDTH ? "GB/s"
-				   : "cycles";
+			fm->unit = validate_quantity_unit(validate_unit(v->row->unit, &f));
 		}
 		validate_stats(a, b, k, &fm->st);
 		free(a);
@@ -520,6 +525,11 @@ static int validate(const struct vopts *o, struct sim_err *err, bool *over)
 		const struct vpoint *v = &pts[i];
 		double mhz = validate_method_mhz(v->row->method);
 
+		if (v->ran && v->plan.kind == VV_GBPS_AT_MHZ && fabs(mhz - core_mhz) > 0.5) {
+			printf("note: %s is measured at a locked %.0f MHz; simulated bytes per "
+			       "cycle are converted at that clock\n", v->mt.family, mhz);
+			continue;
+		}
 		if (v->ran && v->plan.kind != VV_HOST_CYCLES_PER_OP && v->plan.kind != VV_GBPS &&
 		    mhz > 0 && fabs(mhz - core_mhz) > 0.5) {
 			printf("note: %s counts SM cycles at %.0f MHz, compared with simulated "
@@ -633,6 +643,13 @@ int cmd_validate(int argc, char **argv)
 			for (size_t i = 0; validate_families[i].family != NULL; i++)
 				printf("  %-27s %-14s %s\n", validate_families[i].family,
 				       validate_families[i].workload, validate_families[i].mapping);
+			printf("\nScalar rows (the whole metric name, workload, mapping):\n");
+			for (size_t i = 0; i < validate_scalar_count(); i++) {
+				struct vfamily_info fi;
+
+				validate_scalar_info(i, &fi);
+				printf("  %-27s %-14s %s\n", fi.family, fi.workload, fi.mapping);
+			}
 			return SIM_EXIT_OK;
 		default:
 			cli_config_opts_free(&o.co);

@@ -115,6 +115,13 @@ static void test_metric_parse(void **state)
 	assert_int_equal(validate_metric_parse("x@kB=abc", &m, &err), -1);
 	assert_string_equal(err.msg, "metric 'x@kB=abc': parameter kB: not a number");
 	assert_int_equal(validate_metric_parse("x@kB", &m, &err), -1);
+	/* a number and its unit: the unit names the parameter */
+	assert_int_equal(validate_metric_parse("bandwidthTest_d2d_bw@32MB", &m, &err), 0);
+	assert_string_equal(m.family, "bandwidthTest_d2d_bw");
+	assert_true(validate_metric_param(&m, "MB", &v) && v == 32.0);
+	assert_int_equal(validate_metric_parse("x@32M-B", &m, &err), -1);
+	assert_string_equal(err.msg, "metric 'x@32M-B': unit 'M-B' of a parameter is not a word");
+	assert_int_equal(validate_metric_parse("x@32", &m, &err), -1);
 	assert_int_equal(validate_metric_parse("x@kB=2;", &m, &err), -1);
 	assert_int_equal(validate_metric_parse("@kB=2", &m, &err), -1);
 }
@@ -132,10 +139,18 @@ static void test_units(void **state)
 	assert_true(fabs(812345.0 * f - 812.345) < 1e-9);    /* BabelStream MB/s */
 	assert_int_equal(validate_unit("cycles", &f), VQ_CYCLES);
 	assert_int_equal(validate_unit("cycles/warp-instr", &f), VQ_CYCLES);
-	assert_int_equal(validate_unit("B/cycle/SM", &f), VQ_UNKNOWN);
+	assert_int_equal(validate_unit("B/cycle/SM", &f), VQ_BW_PER_SM);
+	assert_true(f == 1.0);
+	assert_int_equal(validate_unit("B/cycle", &f), VQ_UNKNOWN);
+	assert_string_equal(validate_quantity_unit(VQ_BW_PER_SM), "B/cycle/SM");
+	assert_string_equal(validate_quantity_unit(VQ_BANDWIDTH), "GB/s");
+	assert_string_equal(validate_quantity_unit(VQ_UNKNOWN), "");
 	assert_true(validate_method_mhz("gpu-cache: 1 block(256 thr)/SM ...; 1380 MHz") == 1380.0);
 	assert_true(validate_method_mhz("a 1000 MHz b; 1410 MHz") == 1410.0);
 	assert_true(validate_method_mhz("clocks not locked") == 0.0);
+	/* a memory clock after the SM clock is not the SM clock */
+	assert_true(validate_method_mhz("T4 at 1590 MHz, GDDR6 5001 MHz") == 1590.0);
+	assert_true(validate_method_mhz("HBM2 877 MHz") == 0.0);
 }
 
 /*
@@ -185,7 +200,9 @@ static void test_subset(void **state)
 
 static void test_plans(void **state)
 {
-	struct vmachine m = { 80, 2, 128 * 1024, 6 * 1024 * 1024, 1380.0 };
+	struct vmachine m = { .sms = 80, .blocks_1024 = 2, .threads_per_sm = 2048,
+			      .l1_bytes = 128 * 1024, .l2_bytes = 6 * 1024 * 1024,
+			      .core_mhz = 1380.0 };
 	struct vrow r = { 0 };
 	struct vplan pl;
 	char why[256];
@@ -212,25 +229,40 @@ static void test_plans(void **state)
 	r.metric = "stream_triad_bw@blockSize=512;occupancy_pct=50.0";
 	r.unit = "GB/s";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
-	assert_int_equal(pl.nwarm, 6);                   /* the same kernel over one L2 */
-	assert_string_equal(pl.warm[4], "loads=2");
-	assert_string_equal(pl.warm[5], "stores=1");
-	assert_string_equal(pl.warm[3], "iters=10");     /* 6 MiB / (160 x 512 x 8 B) = 9.6 */
+	assert_int_equal(pl.nwarm, 8);                   /* the same kernel over one L2 */
+	assert_string_equal(pl.warm[2], "blocks_per_sm=2");
+	assert_string_equal(pl.warm[3], "elem=8");
+	assert_string_equal(pl.warm[6], "loads=2");
+	assert_string_equal(pl.warm[7], "stores=1");
+	assert_string_equal(pl.warm[5], "iters=10");     /* 6 MiB / (160 x 512 x 8 B) = 9.6 */
 	assert_string_equal(pl.meas[0], "first=10");
 	/* 4 x 10 = 40 iterations (4 L2 capacities per array) x 160 blocks x 512 threads x 24 B */
-	assert_string_equal(pl.meas[3], "iters=40");
+	assert_string_equal(pl.meas[5], "iters=40");
 	assert_true(pl.ops == 40.0 * 160 * 512 * 24);
 	/* that many bytes in 1000 ns at 1 ns a cycle */
 	assert_true(fabs(validate_value(&pl, 1000, 1000.0) - pl.ops / 1000.0) < 1e-9);
 
+	/* lane strides: 32 warps x 8 reads x 8 passes = 2048 warp loads of 128 B requested */
 	r.metric = "l1_cycles_per_warp_load@float_stride=4";
 	r.unit = "cycles/warp-instr";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.workload, "l1_lane_strides.wl");
+	assert_string_equal(pl.meas[0], "stride=4");
+	assert_string_equal(pl.warm[3], "reps=1");
+	assert_true(pl.ops == 2048.0);
+	r.metric = "l1_load_bytes_per_cycle_per_SM@double_stride=2";
+	r.unit = "B/cycle/SM";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_int_equal(pl.kind, VV_BYTES_PER_CYCLE_PER_SM);
+	assert_string_equal(pl.meas[1], "elem=8");
+	assert_true(fabs(validate_value(&pl, 8192, 1.0) - 64.0) < 1e-9); /* 2048 x 256 B */
+	r.metric = "l1_load_bytes_per_cycle_per_SM@float_block_width=4_pitch=8";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 0);
 	assert_non_null(strstr(why, "lane-stride"));
-	r.metric = "l2_hit_latency";
-	r.unit = "cycles";
+	r.metric = "l2_size";
+	r.unit = "KiB";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 0);
-	assert_string_equal(why, "no microbenchmark mirrors family l2_hit_latency");
+	assert_string_equal(why, "no microbenchmark mirrors family l2_size");
 	r.metric = "stream_triad_bw";
 	r.unit = "GB/s";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 0);
@@ -238,6 +270,103 @@ static void test_plans(void **state)
 	r.unit = "B/cycle";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 0);
 	assert_string_equal(why, "unit 'B/cycle' is not the family's quantity");
+}
+
+/* Scalar rows: one figure each, matched by the whole metric name. */
+static void test_scalar_plans(void **state)
+{
+	struct vmachine m = { .sms = 80, .blocks_1024 = 2, .threads_per_sm = 2048,
+			      .l1_bytes = 128 * 1024, .l2_bytes = 6 * 1024 * 1024,
+			      .core_mhz = 1380.0 };
+	struct vrow r = { 0 };
+	struct vplan pl;
+	struct vfamily_info fi;
+	char why[256];
+
+	(void)state;
+	/* L1 hit: a one-thread chase over 4 KiB (32 nodes of 128 B), clock-timed even when the
+	 * method names a memory clock */
+	r.metric = "l1_hit_latency";
+	r.unit = "cycles";
+	r.method = "pointer chase, %clock timing; T4 at 1590 MHz, GDDR6 5001 MHz";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.workload, "pchase.wl");
+	assert_int_equal(pl.kind, VV_CYCLES_PER_OP);
+	assert_string_equal(pl.meas[0], "footprint_bytes=4096");
+	assert_string_equal(pl.meas[2], "threads=1");
+	assert_string_equal(pl.warm[3], "loads=32");
+	/* L2 hit: half the L2 (3 MiB, more than 16 L1s); DRAM: 32 L2 capacities */
+	r.metric = "l2_hit_latency";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.meas[0], "footprint_bytes=3145728");
+	r.metric = "dram_latency";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.meas[0], "footprint_bytes=201326592");
+	/* warm-up: 1.25 L2 of 128 B nodes = 61440 loads */
+	assert_string_equal(pl.warm[3], "loads=61440");
+	r.unit = "GB/s";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 0);
+	assert_string_equal(why, "unit 'GB/s' is not the row's quantity");
+
+	/* a copy kernel at full occupancy: 2048 / 256 = 8 blocks per SM */
+	r.metric = "dram_bw_measured";
+	r.unit = "GiB/s";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.workload, "stream.wl");
+	assert_string_equal(pl.meas[3], "blocks_per_sm=8");
+	assert_string_equal(pl.meas[6], "loads=1");
+	assert_string_equal(pl.meas[7], "stores=1");
+	/* bandwidthTest: 32 MB per array, 640 blocks x 256 threads x 8 B = 1310720 B an
+	 * iteration: 25 iterations; loads + stores counted */
+	r.metric = "bandwidthTest_d2d_bw@32MB";
+	r.unit = "GB/s";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.meas[5], "iters=25");
+	assert_true(pl.ops == 25.0 * 1310720.0 * 2.0);
+	/* saxpy: blocks of 768, 2 per SM, floats, two arrays read and one written */
+	r.metric = "saxpy_bw_noncompressible";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.meas[1], "threads=768");
+	assert_string_equal(pl.meas[3], "blocks_per_sm=2");
+	assert_string_equal(pl.meas[4], "elem=4");
+	/* OpenCL-Benchmark write: 16 floats a work-item; 4 L2 capacities = 393216 items of 64 B
+	 * after a warm-up of one L2 (98304 items) */
+	r.metric = "misaligned_write_bw";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.workload, "ocl_rw.wl");
+	assert_string_equal(pl.warm[0], "items=98304");
+	assert_string_equal(pl.meas[0], "items=393216");
+	assert_string_equal(pl.meas[1], "off=1572864");
+	assert_string_equal(pl.meas[5], "store=1");
+	assert_string_equal(pl.meas[6], "misaligned=1");
+	assert_true(pl.ops == 393216.0 * 64.0);
+
+	/* L1 bandwidth per SM: bytes a block reads / cycles; 16 KiB x 8 repetitions */
+	r.metric = "l1_load_bw";
+	r.unit = "B/cycle/SM";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_string_equal(pl.workload, "cache_bw.wl");
+	assert_int_equal(pl.kind, VV_BYTES_PER_CYCLE_PER_SM);
+	assert_true(pl.ops == 8.0 * 16384.0);
+	assert_true(fabs(validate_value(&pl, 2048, 1000.0) - 64.0) < 1e-9);
+	/* the same kernel at a locked clock: all SMs' bytes per cycle x 1500 MHz */
+	r.metric = "l1_hit_bw_global_aggregate";
+	r.unit = "GB/s";
+	r.method = "460 blocks x 512 threads re-reading L1-resident global data, SM clock locked "
+		   "at 1500 MHz";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
+	assert_int_equal(pl.kind, VV_GBPS_AT_MHZ);
+	assert_true(pl.method_mhz == 1500.0);
+	/* 80 x 131072 B in 163840 cycles = 64 B/cycle = 96 GB/s at 1500 MHz */
+	assert_true(fabs(validate_value(&pl, 163840, 1.0) - 96.0) < 1e-9);
+
+	/* not mirrored: float8 (32 B a lane) */
+	r.metric = "opencl_global_read_bw_float8";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 0);
+	assert_true(validate_scalar_count() >= 19);
+	validate_scalar_info(0, &fi);
+	assert_string_equal(fi.family, "l1_hit_latency");
+	assert_string_equal(fi.workload, "pchase.wl");
 }
 
 int main(void)
@@ -250,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_subset),
 		cmocka_unit_test(test_plans),
+		cmocka_unit_test(test_scalar_plans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,14 +21,18 @@
 # iterations first .. first+iters-1: its stores evict dirty lines to DRAM as in the long run.
 # The method's "total threads" (SMs x blockSize) is half of 2 blocks per SM; occupancy_pct
 # agrees with 2 blocks per SM, which is what blocks_per_sm = 2 runs.
+# Other sources' copy and read kernels (gmsim validate's scalar rows: a copy kernel, clpeak,
+# OpenCL-Benchmark, bandwidthTest, saxpy) run this at their own occupancy (blocks_per_sm) and
+# element size (elem: 4 float, 8 double or float2, 16 float4).
 kernel = "stream";
-params = { threads = 256; sms = 80; blocks_per_sm = 2; first = 0; iters = 16; loads = 2; stores = 1; };
+params = { threads = 256; sms = 80; blocks_per_sm = 2; elem = 8; first = 0; iters = 16; loads = 2;
+           stores = 1; };
 grid   = ( "blocks_per_sm * sms", 1, 1 );
 block  = ( "threads", 1, 1 );
 arrays = (
-	{ name = "a"; elems = "(first + iters) * blocks_per_sm * sms * threads"; type = "double"; },
-	{ name = "b"; elems = "(first + iters) * blocks_per_sm * sms * threads"; type = "double"; },
-	{ name = "c"; elems = "(first + iters) * blocks_per_sm * sms * threads"; type = "double"; }
+	{ name = "a"; elems = "(first + iters) * blocks_per_sm * sms * threads"; elem_bytes = "elem"; },
+	{ name = "b"; elems = "(first + iters) * blocks_per_sm * sms * threads"; elem_bytes = "elem"; },
+	{ name = "c"; elems = "(first + iters) * blocks_per_sm * sms * threads"; elem_bytes = "elem"; }
 );
 body = (
 	{ op = "loop"; var = "it"; count = "iters"; body = (
