@@ -31,7 +31,7 @@ v100-stream|v100|V100-PCIe-16GB|stream_|8
 v100-markdewing|v100|V100 (variant not stated)|pchase_latency|12
 a100-40gb-pchase|a100-40gb|A100-40GB (variant not stated)|pchase_latency|16
 a100-40gb-stream|a100-40gb|A100-40GB (variant not stated)|stream_|2
-a100-40gb-strides|a100-40gb|A100 (variant not stated)|l1_cycles_per_warp_load|24
+a100-40gb-strides|a100-40gb|A100 (variant not stated)|l1_cycles_per_warp_load,l1_load_bytes_per_cycle_per_SM|48
 a100-80gb-pchase|a100-80gb|A100-80GB (variant not stated)|pchase_latency|16
 a100-80gb-cache|a100-80gb|A100-80GB (variant not stated)|l1_l2_read_bw_per_dataset|12
 a100-80gb-l2|a100-80gb|A100-80GB (variant not stated)|l2_read_bw|12
@@ -39,7 +39,13 @@ a100-80gb-stream|a100-80gb|A100-80GB (variant not stated)|stream_|2
 a100-80gb-markdewing|a100-80gb|A100-SXM4-80GB|pchase_latency|12
 a40-cache|a40|A40 (GA102 GDDR6; proxy for RTX A6000)|l1_l2_read_bw_per_dataset|16
 a40-stream|a40|A40 (GA102 GDDR6; proxy for RTX A6000)|stream_|8
-a40-strides|a40|A40 (GA102 GDDR6; proxy for RTX A6000)|l1_cycles_per_warp_load|24
+a40-strides|a40|A40 (GA102 GDDR6; proxy for RTX A6000)|l1_cycles_per_warp_load,l1_load_bytes_per_cycle_per_SM|48
+t4-scalars|t4|T4|l1_hit_latency,l2_hit_latency,dram_bw_measured,l1_load_bw,l2_load_bw,opencl_,coalesced_,misaligned_,bandwidthTest_|4
+t4-cited|t4|T4 / Turing (as cited)|dram_latency|4
+rtx-a6000-ldg|rtx-a6000|RTX A6000|ldg_|4
+rtx3070-scalars|rtx3070|RTX 3070|l1_hit_bw_global_aggregate,saxpy_bw_noncompressible|4
+rtx2060-clpeak|rtx2060|RTX 2060|opencl_|4
+rtx2060-markdewing|rtx2060|RTX 2000 (as labelled; 6 GB, 3 MB L2, 128 KiB L1 per README)|l1_hit_latency,l2_hit_latency,dram_latency|4
 RUNS
 }
 
