@@ -63,6 +63,7 @@ struct sim {
 	struct stats *st;
 	struct dram_spec spec;
 	struct addrmap map;
+	struct addrmap ch_map;      /* one channel's map (l2.hash.per_channel) */
 	struct slice_hash hash;
 	uint32_t nsm, nslices;
 	struct mc **mcs;
@@ -175,6 +176,12 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 	g.burst_bytes = s->spec.burst_bytes;
 	if (addrmap_init(&s->map, &p->dram_map, &g, err) != 0)
 		goto fail;
+	if (p->l2_hash.per_channel) {
+		/* the same map on one channel: a slice's channel comes from the slice */
+		g.channels = 1;
+		if (addrmap_init(&s->ch_map, &p->dram_map, &g, err) != 0)
+			goto fail;
+	}
 	s->nsm = p->gpu.sms;
 	s->nslices = s->spec.channels * p->gpu.l2_slices_per_channel;
 	if (slice_hash_init(&s->hash, &p->l2_hash, s->nslices, "l2.hash", err) != 0 ||
@@ -219,6 +226,10 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 		s->l2[i] = l2_create(&p->l2, i, s->clk[GPU_CLK_L2], s->l2_in[i],
 				     xbar_reply_in(s->xbar, i), s->mcs, &s->map, p->sim.seed + i, s->st,
 				     name);
+		if (p->l2_hash.per_channel)
+			l2_set_partition(s->l2[i], &s->hash, &s->ch_map, p->gpu.l2_slices_per_channel);
+		if (p->l2_hash.local_index)
+			l2_set_local_index(s->l2[i], &s->hash);
 	}
 	s->l1 = xcalloc(s->nsm, sizeof *s->l1);
 	s->sm_in = xcalloc(s->nsm, sizeof *s->sm_in);

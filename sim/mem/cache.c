@@ -227,6 +227,8 @@ struct cache {
 	const struct cache_repl_ops *repl;
 	void *repl_st;
 	struct cache_stats st;
+	cache_index_fn *index_fn;   /* NULL: index with the line number itself */
+	const void *index_ctx;
 };
 
 static size_t line_idx(const struct cache *c, uint32_t set, uint32_t way)
@@ -428,6 +430,9 @@ static uint32_t set_of_line(const struct cache *c, uint64_t line)
 {
 	uint64_t sets = c->g.sets, r, q, h = 0, m;
 
+	if (c->index_fn != NULL)
+		line = c->index_fn(c->index_ctx, line);
+
 	if (c->p.index == CACHE_INDEX_LINEAR || sets == 1)
 		return (uint32_t)line_mod_sets(c, line);
 	r = line % sets;
@@ -438,6 +443,12 @@ static uint32_t set_of_line(const struct cache *c, uint64_t line)
 	if (c->sets_pow2)
 		return (uint32_t)(r ^ h);
 	return (uint32_t)((r + h) % sets);
+}
+
+void cache_set_index_fn(struct cache *c, cache_index_fn *fn, const void *ctx)
+{
+	c->index_fn = fn;
+	c->index_ctx = ctx;
 }
 
 uint32_t cache_set_of(const struct cache *c, addr_t addr)

@@ -175,6 +175,11 @@ const struct cache_geom *cache_geom(const struct cache *c);
 const struct cache_stats *cache_stats(const struct cache *c);
 /* The set addr maps to under the configured index function. */
 uint32_t cache_set_of(const struct cache *c, addr_t addr);
+/* The line number the set index is computed from, for line number `line` (addr / line bytes):
+ * an L2 slice passes its slice-local line so its lines cover all its sets. Tags stay the whole
+ * line number. fn NULL: the line itself (the default). Set before the first access. */
+typedef uint64_t cache_index_fn(const void *ctx, uint64_t line);
+void cache_set_index_fn(struct cache *c, cache_index_fn *fn, const void *ctx);
 /* Sectors of a line that b touches. */
 uint32_t cache_sectors_of(const struct cache *c, const struct cache_bytes *b);
 /* Every byte of the sectors in mask. */

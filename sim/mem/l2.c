@@ -125,6 +125,7 @@
 #include "mc.h"
 #include "mshr.h"
 #include "req.h"
+#include "slice_hash.h"
 #include "stats.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -232,6 +233,10 @@ struct l2 {
 	struct link *in, *reply_out;
 	struct mc **mcs;
 	struct addrmap *map;
+	/* per-channel partition (l2_set_partition): the channel map and the slice hash */
+	struct addrmap *ch_map;
+	const struct slice_hash *hash;
+	uint32_t per_channel;     /* slices per channel; 0: map decodes the whole address */
 	struct cache *c;
 	struct mshr *m;
 	const struct cache_geom *g;
@@ -321,6 +326,48 @@ static void acc_free(struct l2 *l2, struct l2_acc *a)
 	l2->acc_free = a;
 }
 
+void l2_dram_addr(struct l2 *l2, addr_t addr, struct dram_addr *da)
+{
+	uint64_t gran, local, chunk;
+
+	if (l2->per_channel == 0) {
+		addrmap_decode(l2->map, addr, da);
+		return;
+	}
+	/* The slice-local address, with this slice's place among its channel's slices as the
+	 * lowest chunk digit: a bijection from the channel's addresses onto one channel's. */
+	gran = 1ull << l2->hash->shift;
+	local = slice_hash_local(l2->hash, addr);
+	chunk = local >> l2->hash->shift;
+	addrmap_decode(l2->ch_map, (chunk * l2->per_channel + l2->id % l2->per_channel) * gran +
+				   (local & (gran - 1)), da);
+	da->ch = l2->id / l2->per_channel;
+}
+
+static uint64_t local_line(const void *ctx, uint64_t line)
+{
+	const struct l2 *l2 = ctx;
+	uint32_t shift = l2->g->line_bytes == 0 ? 0 : (uint32_t)__builtin_ctz(l2->g->line_bytes);
+
+	return slice_hash_local(l2->hash, (addr_t)line << shift) >> shift;
+}
+
+void l2_set_partition(struct l2 *l2, const struct slice_hash *h, struct addrmap *ch_map,
+		      uint32_t slices_per_channel)
+{
+	SIM_ASSERT(l2_is_idle(l2) && slices_per_channel >= 1);
+	l2->hash = h;
+	l2->ch_map = ch_map;
+	l2->per_channel = slices_per_channel;
+}
+
+void l2_set_local_index(struct l2 *l2, const struct slice_hash *h)
+{
+	SIM_ASSERT(l2_is_idle(l2));
+	l2->hash = h;
+	cache_set_index_fn(l2->c, local_line, l2);
+}
+
 static uint32_t mq_free(const struct l2 *l2)
 {
 	return l2->p.miss_queue - l2->mq_n;
@@ -333,7 +380,7 @@ static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool pa
 
 	SIM_ASSERT(l2->mq_n < l2->p.miss_queue);
 	a->ma.addr = addr;
-	addrmap_decode(l2->map, addr, &a->ma.da);
+	l2_dram_addr(l2, addr, &a->ma.da);
 	a->ma.is_write = is_write;
 	a->ma.partial = partial;
 	a->ma.ctx = a;

@@ -29,6 +29,8 @@
 #include "types.h"
 
 struct addrmap;
+struct dram_addr;
+struct slice_hash;
 struct clock;
 struct link;
 struct mc;
@@ -108,6 +110,18 @@ struct l2;
 struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, struct link *in,
 		     struct link *reply_out, struct mc **mcs, struct addrmap *map, uint64_t seed,
 		     struct stats *st, const char *prefix);
+/*
+ * Slices of a memory partition: slice id sends its misses to channel id / slices_per_channel
+ * only, decoding with ch_map (the DRAM map of one channel) the slice-local address of h with
+ * id % slices_per_channel as its lowest chunk digit, so the channel's slices share its
+ * addresses without overlap. h and ch_map must outlive the slice. Call before any request.
+ */
+void l2_set_partition(struct l2 *l2, const struct slice_hash *h, struct addrmap *ch_map,
+		      uint32_t slices_per_channel);
+/* Index the sets with slice-local line addresses of h (cache_set_index_fn). */
+void l2_set_local_index(struct l2 *l2, const struct slice_hash *h);
+/* The DRAM address the slice sends a 32 B access at addr to. */
+void l2_dram_addr(struct l2 *l2, addr_t addr, struct dram_addr *da);
 /* Frees the slice, its cache, MSHR and tracking records. Requests still inside are the
  * caller's (check l2_is_idle first). NULL is a no-op. */
 void l2_destroy(struct l2 *l2);

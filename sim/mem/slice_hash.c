@@ -71,6 +71,15 @@ const struct cfg_field slice_hash_fields[] = {
 	CFG_U32_FIELD(P, granularity_bytes, 32, 1048576, "256",
 		      "bytes one slice serves before the next, a power of two, at least the L2 "
 		      "line size, bytes"),
+	CFG_BOOL_FIELD(P, per_channel, "false",
+		       "each slice belongs to one DRAM channel, as the L2 of an NVIDIA memory "
+		       "partition: slices c x n .. c x n + n - 1 (n = gpu.l2_slices_per_channel) "
+		       "send their misses to channel c only, at the slice-local address; false: "
+		       "dram.map decodes the whole address, so any slice reaches any channel"),
+	CFG_BOOL_FIELD(P, local_index, "false",
+		       "a slice indexes its sets with the slice-local address (the hash's group "
+		       "number), so its lines spread over all its sets; false: with the whole "
+		       "address, whose bits the hash has partly fixed"),
 };
 #undef P
 const size_t slice_hash_nfields = sizeof slice_hash_fields / sizeof slice_hash_fields[0];

@@ -23,6 +23,7 @@
 #ifndef SIM_SLICE_HASH_H
 #define SIM_SLICE_HASH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,12 +37,14 @@ enum slice_hash_kind { SLICE_HASH_LINEAR, SLICE_HASH_XOR, SLICE_HASH_IPOLY, SLIC
 struct slice_hash_params {
 	uint32_t kind;              /* enum slice_hash_kind */
 	uint32_t granularity_bytes; /* bytes one slice serves before the next; a power of two */
+	bool per_channel;           /* slice i serves DRAM channel i / slices per channel only */
+	bool local_index;           /* a slice indexes its sets with slice-local addresses */
 };
 
 extern const char *const slice_hash_kind_names[];
 extern const struct cfg_field slice_hash_fields[];
 extern const size_t slice_hash_nfields;
-#define SLICE_HASH_NFIELDS 2 /* entries of slice_hash_fields[] (checked in the .c) */
+#define SLICE_HASH_NFIELDS 4 /* entries of slice_hash_fields[] (checked in the .c) */
 
 #define SLICE_HASH_MAX_SLICES 65536
 #define SLICE_HASH_EXTRA_BITS 4   /* K = ceil(log2 n) + this; see slice_hash.c */

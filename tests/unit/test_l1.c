@@ -252,7 +252,7 @@ static struct env *env_new(void **state)
 
 static void env_start(struct env *e)
 {
-	struct slice_hash_params hp = { SLICE_HASH_IPOLY, 256 };
+	struct slice_hash_params hp = { SLICE_HASH_IPOLY, 256, false, false };
 	struct sim_err err;
 
 	memset(&err, 0, sizeof err);

@@ -49,6 +49,7 @@
 #include "mc.h"
 #include "mshr.h"
 #include "req.h"
+#include "slice_hash.h"
 #include "stats.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -725,6 +726,95 @@ static void test_determinism(void **state)
 	env_free(&st2);
 }
 
+/* Per-channel slices: 2 GDDR6 channels x 2 slices, ipoly over 256 B chunks. Every sector
+ * address of the first 256 KiB goes from its slice to that slice's channel (slice / 2), and
+ * the DRAM addresses of all four slices are distinct (the partition map is a bijection). With
+ * the local index, the first 64 lines a slice owns cover its 32 sets twice; with the whole
+ * address a linear index leaves sets empty. */
+static int key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_partition(void **state)
+{
+	struct env *e = env_new(state, 2);
+	struct slice_hash_params hp = { SLICE_HASH_IPOLY, 256, true, true };
+	struct slice_hash h;
+	struct addrmap_params ap;
+	struct addrmap_geom g;
+	struct addrmap chmap;
+	struct link *in[4], *out[4];
+	struct l2 *sl[4];
+	struct sim_err err;
+	const uint32_t n = 256 * 1024 / 32;
+	uint64_t *keys = calloc(n, sizeof *keys);
+	uint32_t i, k, seen[2][32] = { { 0 } }, covered[2] = { 0, 0 };
+
+	assert_non_null(keys);
+	env_start(e);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(slice_hash_init(&h, &hp, 4, "l2.hash", &err), 0);
+	memset(&ap, 0, sizeof ap);
+	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
+	ap.interleave_bytes = 256;
+	g.channels = 1;
+	g.pcs = e->s.pcs;
+	g.bank_groups = e->s.bank_groups;
+	g.banks_per_group = e->s.banks_per_group;
+	g.rows = e->s.rows;
+	g.bursts_per_row = mc_data_bursts_per_row(&e->mp, &e->s);
+	g.burst_bytes = e->s.burst_bytes;
+	assert_int_equal(addrmap_init(&chmap, &ap, &g, &err), 0);
+	for (k = 0; k < 4; k++) {
+		in[k] = link_create("in", 8, 1, e->l2clk, NULL);
+		out[k] = link_create("out", 8, 1, e->l2clk, NULL);
+		sl[k] = l2_create(&e->p, k, e->l2clk, in[k], out[k], e->mc, &e->map, 1, NULL, "s");
+		l2_set_partition(sl[k], &h, &chmap, 2);
+	}
+	for (i = 0; i < n; i++) {
+		addr_t a = (addr_t)i * 32;
+		struct dram_addr da;
+
+		k = slice_hash_slice(&h, a);
+		l2_dram_addr(sl[k], a, &da);
+		assert_int_equal(da.ch, k / 2);
+		keys[i] = ((((((uint64_t)da.ch * 4 + da.pc) * 8 + da.bg) * 8 + da.ba) * 65536 +
+			    da.row) * 4096) + da.col;
+	}
+	qsort(keys, n, sizeof *keys, key_cmp);
+	for (i = 1; i < n; i++)
+		assert_true(keys[i] != keys[i - 1]);
+	/* set coverage of slice 0's first 64 lines: linear on the whole address, then local */
+	for (int local = 0; local < 2; local++) {
+		uint32_t lines = 0;
+
+		if (local)
+			l2_set_local_index(sl[0], &h);
+		for (i = 0; lines < 64; i++) {
+			addr_t a = (addr_t)i * 128;
+
+			if (slice_hash_slice(&h, a) != 0)
+				continue;
+			lines++;
+			if (seen[local][cache_set_of(l2_cache(sl[0]), a)]++ == 0)
+				covered[local]++;
+		}
+	}
+	print_message("# slice 0, 64 lines: %u of 32 sets on the whole address, %u local\n",
+		      covered[0], covered[1]);
+	assert_int_equal(covered[1], 32);
+	assert_true(covered[0] < 32);
+	for (k = 0; k < 4; k++) {
+		l2_destroy(sl[k]);
+		link_destroy(in[k]);
+		link_destroy(out[k]);
+	}
+	free(keys);
+}
+
 static void test_params_check(void **state)
 {
 	struct env *e = env_new(state, 1);
@@ -757,6 +847,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_conservation_hot, env_free),
 		cmocka_unit_test_teardown(test_determinism, env_free),
 		cmocka_unit_test_teardown(test_params_check, env_free),
+		cmocka_unit_test_teardown(test_partition, env_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,7 +27,7 @@ static const uint32_t counts[] = { 16, 32, 40, 48, 64, 80, 96 };
 
 static void init_ok(struct slice_hash *h, enum slice_hash_kind kind, uint32_t gran, uint32_t n)
 {
-	struct slice_hash_params p = { (uint32_t)kind, gran };
+	struct slice_hash_params p = { (uint32_t)kind, gran, false, false };
 	struct sim_err err;
 
 	memset(&err, 0, sizeof err);
@@ -94,7 +94,7 @@ static void test_fields_table(void **state)
 
 static void test_init_errors(void **state)
 {
-	struct slice_hash_params p = { SLICE_HASH_IPOLY, 384 };
+	struct slice_hash_params p = { SLICE_HASH_IPOLY, 384, false, false };
 	struct slice_hash h;
 	struct sim_err err;
 
