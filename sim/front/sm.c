@@ -280,6 +280,12 @@ int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct 
 	return no_fit(p, w->path, w->block, w->shared_bytes, w->registers, err);
 }
 
+int sm_no_fit_trace_error(const struct sm_params *p, const struct trace_kernel *k,
+			  struct sim_err *err)
+{
+	return no_fit(p, k->path, k->block, k->shmem, k->nregs, err);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Warps
  */
@@ -1099,7 +1105,7 @@ struct front *front_create_trace(struct sim *s, const struct sm_params *p, struc
 		uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
 
 		if (sm_blocks_per_sm(p, wpb, tk->shmem, tk->nregs) == 0) {
-			no_fit(p, tk->path, tk->block, tk->shmem, tk->nregs, err);
+			sm_no_fit_trace_error(p, tk, err);
 			return NULL;
 		}
 		if (wpb > wpb_max)

@@ -104,6 +104,10 @@ uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t sh
 			  uint32_t regs_per_thread);
 /* Fills err with why a block of w does not fit on an SM of p; returns -1. */
 int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct sim_err *err);
+/* The same for kernel k of a trace (sim/front/trace.h). */
+struct trace_kernel;
+int sm_no_fit_trace_error(const struct sm_params *p, const struct trace_kernel *k,
+			  struct sim_err *err);
 
 /*
  * Attaches one unit per SM of s to its core clock and registers the statistics in sim_stats(s).

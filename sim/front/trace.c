@@ -707,6 +707,10 @@ int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, 
 	EXPECT(next_tok(&t) && !t.cut && (t.t[0] >= 'A' && t.t[0] <= 'Z'), "expected the "
 	       "opcode (an upper-case SASS mnemonic such as LDG.E.SYS)");
 	snprintf(opcode, sizeof opcode, "%s", t.t);
+	i = (uint32_t)strlen(opcode) < TRACE_OPCODE_MAX - 1 ? (uint32_t)strlen(opcode)
+		: TRACE_OPCODE_MAX - 1; /* a longer mnemonic is cut: it only labels reports */
+	memcpy(in->opcode, opcode, i);
+	in->opcode[i] = '\0';
 	EXPECT(next_tok(&t) && tok_u64(t.t, 10, &nsrc), "expected the number of source "
 	       "registers after the opcode %s", opcode);
 	EXPECT(nsrc <= TRACE_MAX_SRC, "%llu source registers: at most %d are possible",

@@ -56,6 +56,9 @@ struct isa_table;
  * `-local mem base_addr` local (the windows the driver reserves are far larger than any
  * kernel's use of them; a base of 0 means the header gave none). */
 #define TRACE_WINDOW_BYTES (1ull << 32)
+/* Bytes kept of an instruction's opcode, NUL included: the longest SASS mnemonics with their
+ * modifiers (LDGSTS.E.BYPASS.LTC128B.128) are under 30 characters; a longer one is cut. */
+#define TRACE_OPCODE_MAX 32
 
 enum trace_addr_mode { TRACE_ADDR_NONE, TRACE_ADDR_STRIDE, TRACE_ADDR_LIST };
 
@@ -77,6 +80,7 @@ struct trace_inst {
 	uint64_t need;       /* scoreboard slots the instruction waits for */
 	uint64_t base;       /* STRIDE: address of the first active lane; LIST: index into addrs */
 	int64_t stride;      /* STRIDE: bytes between active lanes */
+	char opcode[TRACE_OPCODE_MAX]; /* as written, with modifiers: the analysis's label */
 };
 
 /* One thread block: the instructions of each of its warps, contiguous per warp. */
