@@ -4,8 +4,10 @@
 # in the workload language (same addresses, same coalescing, same cache and DRAM requests); a
 # .traceg.xz trace reads like the plain one; MemcpyHtoD warms the L2; version-6 lines are
 # tolerated; and each kind of bad input stops with its file:line message and exit 1.
+# `gmsim analyze --trace` on each trace prints the same totals, reuse distances and predicted
+# hit rates as `gmsim analyze -w` on its twin (everything from the totals line on, exactly).
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 18
+plan 29
 C=configs/test/small-gpu.cfg
 T=$tap_tmp/tr
 python3 "$GMSIM_SRCDIR/tests/trace/gen_traces.py" "$T" || { echo "Bail out! gen_traces.py"; exit 1; }
@@ -54,4 +56,51 @@ run_gmsim run -q -c $C --trace "$T/err_missing/kernelslist.g"
 expect_eq "missing kernel file" "1 gmsim: error: $T/err_missing/kernelslist.g:2: $T/err_missing/kernel-2.traceg: cannot open: No such file or directory" "$rc $err"
 run_gmsim run -q -c $C --trace "$T/copy/kernelslist.g" -w workloads/stream_copy.wl
 expect_eq "--trace with -w: usage error" "2" "$rc"
+
+# gmsim analyze --trace: from the totals line to the end (totals, reuse distances at sector and
+# line granularity, LRU hit rates, predicted hit rates) as for the workload twin
+tail_from_total() { printf '%s\n' "$1" | sed -n '/^  total:/,$p'; }
+for k in copy transpose chase; do
+	run_gmsim analyze -c $C --trace "$T/$k/kernelslist.g" --stats-json "$tap_tmp/$k.ta.json"
+	rt=$rc ta=$(tail_from_total "$out")
+	run_gmsim analyze -c $C -w "$T/$k/$k.wl"
+	expect_eq "analyze $k: trace and workload (exit 0 0), same totals, reuse and predictions" \
+		"0 0 $(tail_from_total "$out")" "$rt $rc $ta"
+done
+# 16 blocks through 3 slots (3 SMs, one block each), refilled in block order: the line
+# distances depend on that order (1536 line reuses at 32-1023 move between buckets), and the
+# trace must refill its slots exactly as the workload does
+O="-o gpu.sms=3 -o sm.max_blocks=1"
+run_gmsim analyze -c $C $O --trace "$T/transpose/kernelslist.g"
+rt=$rc ta=$(tail_from_total "$out")
+run_gmsim analyze -c $C $O -w "$T/transpose/transpose.wl"
+expect_eq "analyze transpose on 3 slots: the same lines as the workload" \
+	"0 0 $(tail_from_total "$out")" "$rt $rc $ta"
+COAL="coal.mem_insts coal.requests coal.sectors coal.ideal_transactions coal.bytes_requested
+	coal.bytes_moved"
+expect_eq "analyze --trace counts the coalescer's work of run --trace (copy, transpose)" \
+	"$(jget "$tap_tmp/copy.t.json" $COAL) $(jget "$tap_tmp/transpose.t.json" $COAL)" \
+	"$(jget "$tap_tmp/copy.ta.json" $COAL) $(jget "$tap_tmp/transpose.ta.json" $COAL)"
+run_gmsim analyze -c $C --trace "$T/transpose/kernelslist.g"
+expect_eq "analyze transpose: a record per kernel and PC with its opcode (the store at 0x30)" \
+	"   1  1       30  STG.E.SYS            store   4      128       32.00         32.00       0.125         12.5%        3.1%  poor" \
+	"$(printf '%s\n' "$out" | grep '^   1  1 ')"
+
+run_gmsim analyze -c $C --trace "$T/copy/kernelslist.g"
+plain=$out
+run_gmsim analyze -c $C --trace "$T/copy_xz/kernelslist.g"
+expect_eq "analyze copy as .traceg.xz: exit 0, the output of the plain trace" \
+	"0 $plain" "$rc $(printf '%s\n' "$out" | sed "s#$T/copy_xz/kernel-1.traceg.xz#$T/copy/kernel-1.traceg#")"
+run_gmsim analyze -c $C --trace "$T/warm/kernelslist.g"
+expect_eq "analyze after MemcpyHtoD of the source: every load sector hits the predicted L2" \
+	"0 MemcpyHtoD: 1 copy of 32768 bytes in all warm the predicted L2
+predicted sector hit rates: L1 0.000 (16K per SM, loads); L2 0.500 (128K, L1 misses and stores)" \
+	"$rc $(printf '%s\n' "$out" | grep -E '^(MemcpyHtoD|predicted)')"
+run_gmsim analyze -c $C --trace "$T/err_missing/kernelslist.g"
+expect_eq "analyze: missing kernel file" "1 gmsim: error: $T/err_missing/kernelslist.g:2: $T/err_missing/kernel-2.traceg: cannot open: No such file or directory" "$rc $err"
+run_gmsim analyze -c $C --trace "$T/err_trunc/kernelslist.g"
+expect_eq "analyze: truncated file (found while streaming the blocks)" "1 gmsim: error: $T/err_trunc/kernel-1.traceg:25: truncated: warp 0 announces 2 instructions (insts = 2), the file ends after 1" "$rc $err"
+run_gmsim analyze -c $C --trace "$T/copy/kernelslist.g" -w "$T/copy/copy.wl"
+expect_eq "analyze --trace with -w: usage error" "2 gmsim analyze: --trace analyses a trace: -w and -p do not apply to it
+Try 'gmsim analyze --help'." "$rc $err"
 done_testing
