@@ -1,7 +1,8 @@
 /*
  * test_trace.c - the trace line parser (sim/front/trace.h): the three address modes with
  * hand-computed lane addresses (base-delta with the tracer's popcount - 1 deltas, and the
- * parser off-by-one of the reference rejected), line numbers, opcode classes and widths
+ * parser off-by-one of the reference rejected), line numbers, the opcode kept as a label,
+ * opcode classes and widths
  * (trace_isa.h), the latency table, generic accesses by address window, and the register to
  * scoreboard-slot mapping.
  */
@@ -146,6 +147,13 @@ static void test_line_fields(void **state)
 	assert_int_equal(in.latency, 1); /* no table: every ALU opcode 1 cycle */
 	assert_int_equal(in.nsrc, 0);    /* RZ is never a dependency */
 	assert_int_equal(in.dst, 1);
+	assert_string_equal(in.opcode, "IMAD.MOV.U32"); /* the label gmsim analyze --trace shows */
+	/* an opcode longer than TRACE_OPCODE_MAX - 1 characters is kept cut, not refused */
+	parse_ok(&k, "42 0000 ffffffff 0 STG.E.SYS.ABCDEFGHIJKLMNOPQRSTUVWXYZ 2 R2 R4 4 1 "
+		 "0x1000 4 0", &in, &b, a);
+	assert_int_equal(in.kind, WORKLOAD_OP_STORE);
+	assert_int_equal(strlen(in.opcode), TRACE_OPCODE_MAX - 1);
+	assert_true(strncmp(in.opcode, "STG.E.SYS.ABCDEFGHIJKLMNOPQRSTU", TRACE_OPCODE_MAX - 1) == 0);
 	assert_int_equal(trace_parse_inst(&k, NULL, "0000 ffffffff 1 R1 IMAD 0 0", &in, &b, msg,
 					  sizeof msg), -1);
 	/* without the line number the PC is taken as one, the mask as the PC ... */
