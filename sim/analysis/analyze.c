@@ -1,9 +1,18 @@
 /*
- * analyze.c - functional execution of a workload into coalescing and reuse statistics
- * (contract and the order of the stream in analyze.h).
+ * analyze.c - functional execution of a workload or of a trace into coalescing and reuse
+ * statistics (contract and the order of the stream in analyze.h).
  *
- * Memory: the warps of every resident block are allocated once (slots x warps per block); the
- * per-instruction path allocates nothing (the reuse engines grow amortised).
+ * One executor serves both sources: a resident block is a slot whose warps either walk the
+ * workload's body (sim/front/warpexec.h) or step through the instructions of one trace block
+ * (sim/front/trace.h) read into the slot when it launches. Slots, steps, barriers and the
+ * L1/L2 predictors are the same code, so a kernel written as a workload and traced from CUDA
+ * gives the same stream whenever its warps make the same memory instructions in the same
+ * order relative to one another (the extra ALU instructions of a trace shift every warp alike).
+ *
+ * Memory: the warps of every resident block are allocated once (slots x warps per block); a
+ * trace slot's block arrays grow to the largest block and are reused, so a trace costs the
+ * resident blocks however long it is. The per-instruction path allocates nothing (the reuse
+ * engines grow amortised; a trace's per-PC records grow with the code, not the stream).
  */
 #include "config.h"
 
@@ -17,15 +26,26 @@
 #include "coalescer.h"
 #include "reuse.h"
 #include "stats.h"
+#include "trace.h"
 #include "warpexec.h"
 #include "workload.h"
 
-/* Per memory op of the body. */
+/* Per memory instruction: an op of the workload's body, or one PC of one kernel of a trace. */
 struct op_rec {
-	const struct workload_op *op;
+	const struct workload_op *op;  /* workload; NULL for a trace */
 	uint32_t id;
+	uint32_t kernel, pc;           /* trace: the kernel's index in the list, the PC */
+	uint8_t kind, bytes;           /* trace: WORKLOAD_OP_LOAD / STORE, bytes per lane */
+	char opcode[TRACE_OPCODE_MAX]; /* trace */
 	struct coal_stats c;
 	double efficiency, used_sector, used_line;
+};
+
+/* A trace kernel as the report describes it. */
+struct akernel {
+	uint32_t index;                /* in the list */
+	uint32_t nslots;
+	uint64_t blocks, warp_insts;
 };
 
 /* Accesses a level buffers for reuse_access_many (which prefetches across them). */
@@ -44,7 +64,8 @@ struct level {
 };
 
 struct awarp {
-	struct wexec x;
+	struct wexec x;                /* workload */
+	uint32_t tpc, tend;            /* trace: the slot block's insts[tpc .. tend) are to run */
 	bool finished, at_barrier;
 	int64_t chase_left;
 	uint64_t chase_node, gid;
@@ -55,10 +76,19 @@ struct aslot {
 	uint32_t sm;
 	uint32_t running, arrived;
 	struct awarp *warps;
+	struct trace_block tb;         /* trace: the block (arrays reused from block to block) */
 };
 
 struct analysis {
-	const struct workload *w;
+	const struct workload *w;      /* the workload, or NULL for a trace */
+	struct trace_list *tl;         /* the trace, or NULL */
+	struct trace_reader *tr;       /* trace: the kernel being executed */
+	uint32_t kidx;                 /* trace: its index in the list */
+	struct akernel *kernels;       /* trace: per kernel executed, in list order */
+	size_t nkernels;
+	uint32_t *rec_hash;            /* trace: (kernel, PC) -> index into ops + 1; 0 empty */
+	size_t hash_cap;
+	uint64_t memcpys, memcpy_bytes; /* trace: MemcpyHtoD commands warming the L2 prediction */
 	struct analyze_params p;
 	uint64_t *caps;
 	struct coal_params cp;
@@ -77,6 +107,7 @@ struct analysis {
 	double l1_rate, l2_rate, l1_bytes, l2_bytes;
 	/* execution */
 	uint32_t wpb, nslots;
+	uint32_t nslots_alloc;         /* a trace's kernels use the first nslots of them */
 	uint64_t threads, nblocks, next_block;
 	struct aslot *slots;
 	uint64_t warp_insts, blocks;
@@ -133,6 +164,65 @@ static struct op_rec *op_rec(struct analysis *a, const struct workload_op *op)
 	return NULL;
 }
 
+static size_t rec_slot(const struct analysis *a, uint32_t kernel, uint32_t pc)
+{
+	uint64_t h = ((uint64_t)kernel << 32 | pc) * 0x9e3779b97f4a7c15ull; /* Fibonacci hash */
+
+	return (size_t)(h >> 32) & (a->hash_cap - 1);
+}
+
+/* Rebuilds the (kernel, PC) table at twice the size (load stays at most 1/2). */
+static void rec_rehash(struct analysis *a)
+{
+	size_t i, j;
+
+	free(a->rec_hash);
+	a->hash_cap = a->hash_cap ? 2 * a->hash_cap : 64;
+	a->rec_hash = xcalloc(a->hash_cap, sizeof *a->rec_hash);
+	for (i = 0; i < a->nops; i++) {
+		for (j = rec_slot(a, a->ops[i].kernel, a->ops[i].pc); a->rec_hash[j] != 0;
+		     j = (j + 1) & (a->hash_cap - 1))
+			;
+		a->rec_hash[j] = (uint32_t)i + 1;
+	}
+}
+
+/* The record of trace instruction ti of the running kernel, created at its first execution.
+ * The pointer is valid until the next call (the array grows). */
+static struct op_rec *trace_rec(struct analysis *a, const struct trace_inst *ti)
+{
+	struct op_rec *r;
+	size_t j;
+
+	if (2 * (a->nops + 1) > a->hash_cap)
+		rec_rehash(a);
+	for (j = rec_slot(a, a->kidx, ti->pc); a->rec_hash[j] != 0;
+	     j = (j + 1) & (a->hash_cap - 1)) {
+		r = &a->ops[a->rec_hash[j] - 1];
+		if (r->kernel == a->kidx && r->pc == ti->pc)
+			return r;
+	}
+	a->ops = xreallocarray(a->ops, a->nops + 1, sizeof *a->ops);
+	r = &a->ops[a->nops];
+	memset(r, 0, sizeof *r);
+	r->kernel = a->kidx;
+	r->pc = ti->pc;
+	r->kind = ti->kind;
+	r->bytes = ti->bytes;
+	memcpy(r->opcode, ti->opcode, sizeof r->opcode);
+	a->rec_hash[j] = (uint32_t)++a->nops;
+	return r;
+}
+
+static int rec_cmp(const void *x, const void *y)
+{
+	const struct op_rec *p = x, *q = y;
+
+	if (p->kernel != q->kernel)
+		return p->kernel < q->kernel ? -1 : 1;
+	return p->pc < q->pc ? -1 : p->pc > q->pc;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The stream
  */
@@ -150,14 +240,12 @@ static void level_access(struct level *l, uint64_t block)
 		level_flush(l);
 }
 
-static void feed(struct analysis *a, const struct workload_op *op, uint32_t n, bool is_store,
-		 uint32_t sm)
+static void feed(struct analysis *a, uint32_t n, bool is_store, uint32_t sm)
 {
 	uint32_t sector_shift = (uint32_t)__builtin_ctz(a->cp.sector_bytes);
 	uint32_t line_shift = (uint32_t)__builtin_ctz(a->cp.line_bytes);
 	uint32_t i;
 
-	(void)op;
 	for (i = 0; i < n; i++) {
 		const struct coal_line *l = &a->lines[i];
 		uint32_t mask = l->sector_mask;
@@ -190,11 +278,10 @@ static void feed(struct analysis *a, const struct workload_op *op, uint32_t n, b
 	}
 }
 
-/* One warp memory instruction of op with lane addresses inst. */
-static void mem_inst(struct analysis *a, const struct workload_op *op, struct coal_inst *inst,
+/* One warp memory instruction of record rec with lane addresses inst. */
+static void mem_inst(struct analysis *a, struct op_rec *rec, struct coal_inst *inst,
 		     uint32_t sm)
 {
-	struct op_rec *rec = op_rec(a, op);
 	struct coal_stats before = *coalescer_stats(a->coal);
 	const struct coal_stats *after;
 	uint32_t n = coalesce(a->coal, inst, a->lines, COAL_MAX_LINES);
@@ -208,7 +295,7 @@ static void mem_inst(struct analysis *a, const struct workload_op *op, struct co
 	rec->c.ideal_requests += after->ideal_requests - before.ideal_requests;
 	rec->c.bytes_requested += after->bytes_requested - before.bytes_requested;
 	rec->c.bytes_moved += after->bytes_moved - before.bytes_moved;
-	feed(a, op, n, inst->is_store, sm);
+	feed(a, n, inst->is_store, sm);
 }
 
 static int fail(struct analysis *a, const struct workload_op *op, struct sim_err *err)
@@ -219,10 +306,16 @@ static int fail(struct analysis *a, const struct workload_op *op, struct sim_err
 
 static void release_barrier(struct analysis *a, struct aslot *s);
 
-/* After the walk moved: the end of the body finishes the warp. */
+static bool has_more(const struct analysis *a, const struct awarp *w)
+{
+	return a->tl != NULL ? w->tpc < w->tend : wexec_op(&w->x) != NULL;
+}
+
+/* After the walk moved: the end of the body (of the warp's trace instructions) finishes the
+ * warp. */
 static void settled(struct analysis *a, struct aslot *s, struct awarp *w)
 {
-	if (a->ectx.error || wexec_op(&w->x) != NULL)
+	if (a->ectx.error || has_more(a, w))
 		return;
 	w->finished = true;
 	s->running--;
@@ -232,7 +325,10 @@ static void settled(struct analysis *a, struct aslot *s, struct awarp *w)
 
 static void advance(struct analysis *a, struct aslot *s, struct awarp *w)
 {
-	wexec_next(&w->x, &a->ectx);
+	if (a->tl != NULL)
+		w->tpc++;
+	else
+		wexec_next(&w->x, &a->ectx);
 	settled(a, s, w);
 }
 
@@ -248,6 +344,42 @@ static void release_barrier(struct analysis *a, struct aslot *s)
 			w->at_barrier = false;
 			advance(a, s, w);
 		}
+	}
+}
+
+/* Warp w reaches a barrier of its block. */
+static void arrive(struct analysis *a, struct aslot *s, struct awarp *w)
+{
+	w->at_barrier = true;
+	if (++s->arrived == s->running)
+		release_barrier(a, s);
+}
+
+/* Executes one instruction of trace warp w: a global (or local) load or store goes through the
+ * coalescer with its decoded lane addresses; shared accesses, constant loads and ALU work move
+ * on, as the workload's shared and ALU ops do. */
+static void trace_step(struct analysis *a, struct aslot *s, struct awarp *w)
+{
+	const struct trace_inst *ti = &s->tb.insts[w->tpc];
+	struct coal_inst inst;
+
+	a->warp_insts++;
+	switch (ti->kind) {
+	case WORKLOAD_OP_LOAD:
+	case WORKLOAD_OP_STORE:
+		trace_inst_addrs(&s->tb, ti, inst.addr);
+		inst.active_mask = ti->active;
+		inst.size = ti->bytes;
+		inst.is_store = ti->kind == WORKLOAD_OP_STORE;
+		mem_inst(a, trace_rec(a, ti), &inst, s->sm);
+		advance(a, s, w);
+		break;
+	case WORKLOAD_OP_BARRIER:
+		arrive(a, s, w);
+		break;
+	default:
+		advance(a, s, w);
+		break;
 	}
 }
 
@@ -274,13 +406,11 @@ static int step(struct analysis *a, struct aslot *s, struct awarp *w, struct sim
 		inst.active_mask = w->x.active;
 		inst.size = op->bytes;
 		inst.is_store = op->kind == WORKLOAD_OP_STORE;
-		mem_inst(a, op, &inst, s->sm);
+		mem_inst(a, op_rec(a, op), &inst, s->sm);
 		advance(a, s, w);
 		break;
 	case WORKLOAD_OP_BARRIER:
-		w->at_barrier = true;
-		if (++s->arrived == s->running)
-			release_barrier(a, s);
+		arrive(a, s, w);
 		break;
 	case WORKLOAD_OP_CHASE:
 		arr = &a->w->arrays[op->array];
@@ -302,7 +432,7 @@ static int step(struct analysis *a, struct aslot *s, struct awarp *w, struct sim
 		inst.is_store = false;
 		for (lane = 0; lane < WEXEC_LANES; lane++)
 			inst.addr[lane] = arr->base + w->chase_node * arr->elem_bytes;
-		mem_inst(a, op, &inst, s->sm);
+		mem_inst(a, op_rec(a, op), &inst, s->sm);
 		w->chase_node = a->chase_next[op->array][w->chase_node];
 		if (--w->chase_left == 0)
 			advance(a, s, w);
@@ -315,11 +445,27 @@ static int step(struct analysis *a, struct aslot *s, struct awarp *w, struct sim
 	return 0;
 }
 
-static void launch(struct analysis *a, struct aslot *s)
+/* Launches the next block of the kernel into slot s: the next block number of a workload, the
+ * next block of a trace file (read into the slot). Returns 1, 0 when the kernel has no block
+ * left, or -1 with err filled (a trace error, or more blocks in the file than the grid). */
+static int launch(struct analysis *a, struct aslot *s, struct sim_err *err)
 {
-	uint64_t bid = a->next_block++;
+	uint64_t bid;
 	uint32_t k;
 
+	if (a->tl != NULL) {
+		int rc = trace_next_block(a->tr, &s->tb, err);
+
+		if (rc <= 0)
+			return rc;
+		if (a->next_block >= a->nblocks)
+			return sim_err_set(err, trace_reader_kernel(a->tr)->path, 0, "more thread "
+					   "blocks than the grid's %llu",
+					   (unsigned long long)a->nblocks);
+	} else if (a->next_block >= a->nblocks) {
+		return 0;
+	}
+	bid = a->next_block++;
 	s->live = true;
 	s->running = a->wpb;
 	s->arrived = 0;
@@ -328,19 +474,31 @@ static void launch(struct analysis *a, struct aslot *s)
 
 		memset(w, 0, sizeof *w);
 		w->gid = bid * a->wpb + k;
-		wexec_start(&w->x, a->w, bid, k, &a->ectx);
+		if (a->tl != NULL) {
+			w->tpc = s->tb.warps[k].first;
+			w->tend = w->tpc + s->tb.warps[k].n;
+		} else {
+			wexec_start(&w->x, a->w, bid, k, &a->ectx);
+		}
 	}
 	for (k = 0; k < a->wpb && !a->ectx.error; k++)
 		settled(a, s, &s->warps[k]);
 	a->blocks++;
+	return 1;
 }
 
+/* Runs the kernel set up in a (wpb, nblocks, nslots, next_block 0) to its last block. */
 static int execute(struct analysis *a, struct sim_err *err)
 {
 	uint32_t j, k, live = 0;
+	int rc;
 
-	for (j = 0; j < a->nslots && a->next_block < a->nblocks; j++) {
-		launch(a, &a->slots[j]);
+	for (j = 0; j < a->nslots; j++) {
+		rc = launch(a, &a->slots[j], err);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
 		live++;
 	}
 	while (live > 0 && !a->ectx.error) {
@@ -354,16 +512,18 @@ static int execute(struct analysis *a, struct sim_err *err)
 
 				if (w->finished || w->at_barrier)
 					continue;
-				if (step(a, s, w, err) != 0)
+				if (a->tl != NULL)
+					trace_step(a, s, w);
+				else if (step(a, s, w, err) != 0)
 					return -1;
 			}
 			if (s->running == 0) {
 				s->live = false;
 				live--;
-				if (a->next_block < a->nblocks) {
-					launch(a, s);
-					live++;
-				}
+				rc = launch(a, s, err);
+				if (rc < 0)
+					return -1;
+				live += (uint32_t)rc;
 			}
 			if (a->ectx.error)
 				break;
@@ -379,6 +539,77 @@ static int execute(struct analysis *a, struct sim_err *err)
 					break;
 				}
 		return fail(a, op, err);
+	}
+	return 0;
+}
+
+/* MemcpyHtoD: the copied lines enter the predicted L2 as `gmsim run` installs them in the L2
+ * (sim_l2_warm), every sector, not counted as accesses. A fully associative LRU cache of C
+ * sectors keeps the last C distinct sectors of a sequential copy, so only those are fed: the
+ * state the prediction reads is the same, and a copy larger than the L2 costs no more. */
+static void warm_l2(struct analysis *a, addr_t addr, uint64_t bytes)
+{
+	uint64_t lb = a->cp.line_bytes, sb = a->cp.sector_bytes;
+	addr_t first, end, sec;
+
+	a->memcpys++;
+	a->memcpy_bytes += bytes;
+	if (a->l2 == NULL || bytes == 0 || a->l2_cap == 0)
+		return;
+	first = addr / lb * lb / sb;
+	end = addr + bytes < addr ? ~(addr_t)0 / sb : ((addr + bytes - 1) / lb + 1) * lb / sb;
+	if (end - first > a->l2_cap)
+		first = end - a->l2_cap;
+	for (sec = first; sec < end; sec++)
+		reuse_access(a->l2, sec);
+}
+
+/* The commands of the trace in order: copies warm the L2 prediction; each kernel runs on the
+ * slots its occupancy allows, its blocks read one at a time as slots free up. */
+static int execute_trace(struct analysis *a, struct sim_err *err)
+{
+	struct trace_list *tl = a->tl;
+	size_t c;
+	uint32_t i;
+
+	for (c = 0; c < tl->ncmds; c++) {
+		const struct trace_cmd *cmd = &tl->cmds[c];
+		const struct trace_kernel *tk;
+		struct akernel *ak;
+		uint64_t threads, insts0 = a->warp_insts, blocks0 = a->blocks;
+		uint32_t bps;
+		int rc;
+
+		if (cmd->kind == TRACE_CMD_MEMCPY) {
+			warm_l2(a, cmd->addr, cmd->bytes);
+			continue;
+		}
+		tk = &tl->kernels[cmd->kernel];
+		threads = (uint64_t)tk->block[0] * tk->block[1] * tk->block[2];
+		a->kidx = (uint32_t)cmd->kernel;
+		a->wpb = (uint32_t)((threads + WEXEC_LANES - 1) / WEXEC_LANES);
+		a->nblocks = (uint64_t)tk->grid[0] * tk->grid[1] * tk->grid[2];
+		a->next_block = 0;
+		bps = sm_blocks_per_sm(&a->p.sm, a->wpb, tk->shmem, tk->nregs);
+		a->nslots = (uint64_t)a->p.sms * bps < a->nblocks ? a->p.sms * bps
+			: (uint32_t)a->nblocks;
+		for (i = 0; i < a->nslots; i++) {
+			a->slots[i].live = false;
+			a->slots[i].sm = i % a->p.sms;
+		}
+		if (trace_open(tl, cmd->kernel, &a->tr, err) != 0)
+			return -1;
+		rc = execute(a, err);
+		trace_close(a->tr);
+		a->tr = NULL;
+		if (rc != 0)
+			return -1;
+		a->kernels = xreallocarray(a->kernels, a->nkernels + 1, sizeof *a->kernels);
+		ak = &a->kernels[a->nkernels++];
+		ak->index = a->kidx;
+		ak->nslots = a->nslots;
+		ak->blocks = a->blocks - blocks0;
+		ak->warp_insts = a->warp_insts - insts0;
 	}
 	return 0;
 }
@@ -490,46 +721,26 @@ static double ratio(uint64_t n, uint64_t d)
 	return d ? (double)n / (double)d : NAN;
 }
 
-struct analysis *analyze_run(const struct workload *w, const struct analyze_params *p,
-			     struct stats *st, struct sim_err *err)
+/* The parts of an analysis both sources share: parameters, coalescer, reuse engines and
+ * predictors. */
+static struct analysis *analysis_new(const struct analyze_params *p)
 {
-	struct analysis *a;
-	uint32_t bps, i;
-	size_t j;
+	struct analysis *a = xcalloc(1, sizeof *a);
+	uint32_t i;
 
-	a = xcalloc(1, sizeof *a);
-	a->w = w;
 	a->p = *p;
 	a->caps = xcalloc(p->ncapacities ? p->ncapacities : 1, sizeof *a->caps);
 	if (p->ncapacities)
 		memcpy(a->caps, p->capacities, p->ncapacities * sizeof *a->caps);
-	a->threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
-	a->wpb = (uint32_t)((a->threads + WEXEC_LANES - 1) / WEXEC_LANES);
-	a->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
-	bps = sm_blocks_per_sm(&p->sm, a->wpb, w->shared_bytes, w->registers);
-	if (bps == 0 || p->sms == 0) {
-		sm_no_fit_error(&p->sm, w, err);
-		analyze_free(a);
-		return NULL;
-	}
-	a->rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(a->rng, (unsigned long)(p->seed ^ (p->seed >> 32)));
-	a->ectx.rng = a->rng;
-	a->chase_next = wexec_chase_build(w, a->rng, err);
-	if (a->chase_next == NULL) {
-		analyze_free(a);
-		return NULL;
-	}
 	coal_params_default(&a->cp);
 	a->coal = coalescer_create(&a->cp);
-	collect_ops(a, w->body, w->nbody);
 	a->sector.name = "sector";
 	a->line.name = "line";
 	a->sector.r = reuse_create();
 	a->line.r = reuse_create();
 	a->sector.hit_rates = xcalloc(p->ncapacities + 1, sizeof(double));
 	a->line.hit_rates = xcalloc(p->ncapacities + 1, sizeof(double));
-	if (p->l1_bytes > 0) {
+	if (p->l1_bytes > 0 && p->sms > 0) {
 		a->l1 = xcalloc(p->sms, sizeof *a->l1);
 		for (i = 0; i < p->sms; i++)
 			a->l1[i] = reuse_create_sized(1024);
@@ -539,16 +750,28 @@ struct analysis *analyze_run(const struct workload *w, const struct analyze_para
 		a->l2 = reuse_create();
 		a->l2_cap = p->l2_bytes / a->cp.sector_bytes;
 	}
-	a->nslots = (uint64_t)p->sms * bps < a->nblocks ? p->sms * bps : (uint32_t)a->nblocks;
-	a->slots = xcalloc(a->nslots ? a->nslots : 1, sizeof *a->slots);
-	for (i = 0; i < a->nslots; i++) {
-		a->slots[i].sm = i % p->sms;
-		a->slots[i].warps = xcalloc(a->wpb, sizeof *a->slots[i].warps);
+	return a;
+}
+
+/* nslots resident-block slots of wpb warps each. */
+static void alloc_slots(struct analysis *a, uint32_t nslots, uint32_t wpb)
+{
+	uint32_t i;
+
+	a->nslots = a->nslots_alloc = nslots;
+	a->slots = xcalloc(nslots ? nslots : 1, sizeof *a->slots);
+	for (i = 0; i < nslots; i++) {
+		a->slots[i].sm = i % a->p.sms;
+		a->slots[i].warps = xcalloc(wpb ? wpb : 1, sizeof *a->slots[i].warps);
+		trace_block_init(&a->slots[i].tb);
 	}
-	if (execute(a, err) != 0) {
-		analyze_free(a);
-		return NULL;
-	}
+}
+
+/* After execution: the derived figures, then the statistics. */
+static void analysis_finish(struct analysis *a, struct stats *st)
+{
+	size_t j;
+
 	for (j = 0; j < a->nops; j++) {
 		struct op_rec *r = &a->ops[j];
 
@@ -560,9 +783,86 @@ struct analysis *analyze_run(const struct workload *w, const struct analyze_para
 	finish_level(a, &a->line, a->cp.line_bytes);
 	a->l1_rate = a->l1 != NULL ? ratio(a->l1_hits, a->l1_acc) : NAN;
 	a->l2_rate = a->l2 != NULL ? ratio(a->l2_hits, a->l2_acc) : NAN;
-	a->l1_bytes = (double)p->l1_bytes;
-	a->l2_bytes = (double)p->l2_bytes;
+	a->l1_bytes = (double)a->p.l1_bytes;
+	a->l2_bytes = (double)a->p.l2_bytes;
 	register_stats(a, st);
+}
+
+struct analysis *analyze_run(const struct workload *w, const struct analyze_params *p,
+			     struct stats *st, struct sim_err *err)
+{
+	struct analysis *a;
+	uint32_t bps, wpb;
+	uint64_t threads, nblocks;
+
+	threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+	wpb = (uint32_t)((threads + WEXEC_LANES - 1) / WEXEC_LANES);
+	nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
+	bps = sm_blocks_per_sm(&p->sm, wpb, w->shared_bytes, w->registers);
+	if (bps == 0 || p->sms == 0) {
+		sm_no_fit_error(&p->sm, w, err);
+		return NULL;
+	}
+	a = analysis_new(p);
+	a->w = w;
+	a->threads = threads;
+	a->wpb = wpb;
+	a->nblocks = nblocks;
+	a->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(a->rng, (unsigned long)(p->seed ^ (p->seed >> 32)));
+	a->ectx.rng = a->rng;
+	a->chase_next = wexec_chase_build(w, a->rng, err);
+	if (a->chase_next == NULL) {
+		analyze_free(a);
+		return NULL;
+	}
+	collect_ops(a, w->body, w->nbody);
+	alloc_slots(a, (uint64_t)p->sms * bps < nblocks ? p->sms * bps : (uint32_t)nblocks, wpb);
+	if (execute(a, err) != 0) {
+		analyze_free(a);
+		return NULL;
+	}
+	analysis_finish(a, st);
+	return a;
+}
+
+struct analysis *analyze_run_trace(struct trace_list *tl, const struct analyze_params *p,
+				   struct stats *st, struct sim_err *err)
+{
+	struct analysis *a;
+	uint32_t wpb_max = 0, slots_max = 0;
+	size_t k;
+
+	for (k = 0; k < tl->nkernels; k++) {
+		const struct trace_kernel *tk = &tl->kernels[k];
+		uint64_t threads = (uint64_t)tk->block[0] * tk->block[1] * tk->block[2];
+		uint64_t nblocks = (uint64_t)tk->grid[0] * tk->grid[1] * tk->grid[2];
+		uint32_t wpb = (uint32_t)((threads + WEXEC_LANES - 1) / WEXEC_LANES);
+		uint32_t bps = sm_blocks_per_sm(&p->sm, wpb, tk->shmem, tk->nregs);
+		uint32_t n;
+
+		if (bps == 0 || p->sms == 0) {
+			sm_no_fit_trace_error(&p->sm, tk, err);
+			return NULL;
+		}
+		n = (uint64_t)p->sms * bps < nblocks ? p->sms * bps : (uint32_t)nblocks;
+		if (n > slots_max)
+			slots_max = n;
+		if (wpb > wpb_max)
+			wpb_max = wpb;
+	}
+	a = analysis_new(p);
+	a->tl = tl;
+	alloc_slots(a, slots_max, wpb_max);
+	if (execute_trace(a, err) != 0) {
+		analyze_free(a);
+		return NULL;
+	}
+	if (a->nops > 1)
+		qsort(a->ops, a->nops, sizeof *a->ops, rec_cmp);
+	for (k = 0; k < a->nops; k++)
+		a->ops[k].id = (uint32_t)k;
+	analysis_finish(a, st);
 	return a;
 }
 
@@ -581,12 +881,18 @@ void analyze_free(struct analysis *a)
 	reuse_destroy(a->line.r);
 	free(a->sector.hit_rates);
 	free(a->line.hit_rates);
-	for (i = 0; i < a->nslots; i++)
+	for (i = 0; i < a->nslots_alloc; i++) {
 		free(a->slots[i].warps);
+		trace_block_free(&a->slots[i].tb);
+	}
 	free(a->slots);
 	free(a->ops);
+	free(a->rec_hash);
+	free(a->kernels);
+	trace_close(a->tr);
 	coalescer_destroy(a->coal);
-	wexec_chase_free(a->w, a->chase_next);
+	if (a->w != NULL)
+		wexec_chase_free(a->w, a->chase_next);
 	if (a->rng != NULL)
 		gsl_rng_free(a->rng);
 	free(a->caps);
@@ -641,11 +947,10 @@ static void report_level(const struct analysis *a, const struct level *l, uint32
 	}
 }
 
-void analyze_report(const struct analysis *a, FILE *out)
+/* The header and the per-op rows of a workload. */
+static void report_workload(const struct analysis *a, FILE *out)
 {
 	const struct workload *w = a->w;
-	const struct coal_stats *t = coalescer_stats(a->coal);
-	char lab[32];
 	size_t i;
 
 	fprintf(out, "kernel %s (%s): grid (%u, %u, %u), block (%u, %u, %u); %" PRIu64 " blocks, "
@@ -668,6 +973,52 @@ void analyze_report(const struct analysis *a, FILE *out)
 			100.0 * r->used_sector, 100.0 * r->used_line,
 			r->efficiency < 0.5 ? "  poor" : "");
 	}
+}
+
+/* The header (one line per kernel, the copies) and the per-(kernel, PC) rows of a trace. */
+static void report_trace(const struct analysis *a, FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < a->nkernels; i++) {
+		const struct akernel *ak = &a->kernels[i];
+		const struct trace_kernel *k = &a->tl->kernels[ak->index];
+
+		fprintf(out, "kernel %u %s (%s): grid (%u, %u, %u), block (%u, %u, %u); %" PRIu64
+			" blocks, %" PRIu64 " warp instructions; order: %u resident blocks on %u "
+			"SMs\n", ak->index + 1, k->name != NULL ? k->name : "(unnamed)", k->path,
+			k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
+			ak->blocks, ak->warp_insts, ak->nslots, a->p.sms);
+	}
+	if (a->memcpys > 0)
+		fprintf(out, "MemcpyHtoD: %" PRIu64 " cop%s of %" PRIu64 " bytes in all warm the "
+			"predicted L2\n", a->memcpys, a->memcpys == 1 ? "y" : "ies", a->memcpy_bytes);
+	fprintf(out, "coalescing (efficiency = ideal / actual sectors; used = bytes requested / "
+		"bytes moved)\n");
+	fprintf(out, "  op  k       pc  opcode               kind    B    insts  lines/inst  "
+		"sectors/inst  efficiency  used(sector)  used(line)\n");
+	for (i = 0; i < a->nops; i++) {
+		const struct op_rec *r = &a->ops[i];
+		double n = r->c.mem_insts ? (double)r->c.mem_insts : NAN;
+
+		fprintf(out, "  %2u %2u %8x  %-20s %-6s %2u %8" PRIu64 "  %10.2f  %12.2f  %10.3f  "
+			"%11.1f%%  %9.1f%%%s\n", r->id, r->kernel + 1, r->pc, r->opcode,
+			workload_op_name((enum workload_op_kind)r->kind), r->bytes, r->c.mem_insts,
+			(double)r->c.requests / n, (double)r->c.sectors / n, r->efficiency,
+			100.0 * r->used_sector, 100.0 * r->used_line,
+			r->efficiency < 0.5 ? "  poor" : "");
+	}
+}
+
+void analyze_report(const struct analysis *a, FILE *out)
+{
+	const struct coal_stats *t = coalescer_stats(a->coal);
+	char lab[32];
+
+	if (a->tl != NULL)
+		report_trace(a, out);
+	else
+		report_workload(a, out);
 	fprintf(out, "  total: %" PRIu64 " memory instructions -> %" PRIu64 " line requests, "
 		"%" PRIu64 " sectors, %" PRIu64 " ideal; efficiency %.3f%s; %" PRIu64 " of %" PRIu64
 		" bytes moved used (%.1f%%)\n", t->mem_insts, t->requests, t->sectors,

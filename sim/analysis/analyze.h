@@ -26,14 +26,17 @@
  * SM holding as many blocks as occupancy allows (sm_blocks_per_sm); every step visits the
  * resident blocks in slot order and lets each of their warps execute one op (loose round robin
  * at one instruction per warp per step); a warp at a barrier waits for its block; a finished
- * block's slot takes the next block. A chase executes one dependent load per step. rand() in
+ * block's slot takes the next block. A trace's blocks go the same way in file order (the
+ * order the tracer wrote them, which is the order `gmsim run` launches them), one trace
+ * instruction per warp per step. A chase executes one dependent load per step. rand() in
  * index expressions draws from the seeded generator in this order (the SM model draws in its
  * issue order, so rand()-based streams are alike in distribution, not identical); chase orders
  * are built exactly as the SM model builds them and are identical.
  *
  * Statistics (registered in the caller's registry): the coal.* names of DESIGN section 6 and
  * coal.store_insts, coal.ideal_requests, coal.request_efficiency; per op coal.opN.* (N in body
- * order, loops' bodies included, numbering only memory ops); analyze.warp_insts,
+ * order, loops' bodies included, numbering only memory ops; for a trace in (kernel, PC)
+ * order); analyze.warp_insts,
  * analyze.blocks; reuse.sector.* and reuse.line.* (accesses, cold, distinct, histogram bucket
  * counts hist.0, hist.1, hist.2, hist.4, ... by the bucket's smallest distance, hit_rate_<size>
  * per capacity); predict.l1_hit_rate, predict.l2_hit_rate with predict.l1_bytes and
@@ -49,6 +52,7 @@
 #include "sm.h"
 
 struct stats;
+struct trace_list;
 struct workload;
 
 struct analyze_params {
@@ -68,6 +72,19 @@ struct analysis;
  * does not fit on an SM. */
 struct analysis *analyze_run(const struct workload *w, const struct analyze_params *p,
 			     struct stats *st, struct sim_err *err);
+/*
+ * The same for the kernels of a trace (sim/front/trace.h), in list order: each kernel's blocks
+ * are read one at a time as a slot frees, in file order; its global and local loads and stores
+ * go through the coalescer with their decoded lane addresses (shared accesses, constant loads
+ * and ALU work take a step each and touch nothing, like the workload's shared and ALU ops);
+ * the per-instruction records are per (kernel, PC), numbered in that order. The reuse streams
+ * and the predictors run on across kernels (the caches keep their contents); a MemcpyHtoD
+ * installs its lines in the predicted L2 as `gmsim run` warms the L2. tl must outlive the
+ * analysis. Returns NULL with err filled on a trace error (file:line) or if a block of some
+ * kernel does not fit on an SM.
+ */
+struct analysis *analyze_run_trace(struct trace_list *tl, const struct analyze_params *p,
+				   struct stats *st, struct sim_err *err);
 void analyze_free(struct analysis *a);
 
 /* The human report: per-op coalescing table, totals, reuse histograms and hit rates. */

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "trace.h"
 #include "workload.h"
 
 const struct cli_cmd cli_cmds[] = {
@@ -119,6 +120,15 @@ bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg)
 	case CLI_OPT_CSV:
 		o->csv = arg;
 		return true;
+	case CLI_OPT_TRACE:
+		o->trace = arg;
+		return true;
+	case CLI_OPT_ISA:
+		o->isa = arg;
+		return true;
+	case CLI_OPT_STRICT:
+		o->strict = true;
+		return true;
 	default:
 		return false;
 	}
@@ -175,6 +185,15 @@ int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct worklo
 	free(mine);
 	*nw = n;
 	return 0;
+}
+
+int cli_trace_load(const struct cli_wl_opts *o, struct gpu_params *p, struct trace_list **tl,
+		   struct sim_err *err)
+{
+	*tl = NULL;
+	if (cli_load_params(&o->co, p, err) != 0)
+		return -1;
+	return trace_list_load(o->trace, o->isa, o->strict, tl, err);
 }
 
 void cli_wl_free(struct workload **ws, size_t nw)

@@ -65,7 +65,7 @@ int cli_load_params(const struct cli_config_opts *o, struct gpu_params *p, struc
  * CLI_WL_SHORTOPTS in its short option string, hands every option to cli_wl_opt first, and
  * numbers its own long-only options from CLI_OPT_FREE.
  */
-enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_FREE };
+enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_TRACE, CLI_OPT_ISA, CLI_OPT_STRICT, CLI_OPT_FREE };
 #define CLI_WL_SHORTOPTS "c:o:w:p:"
 #define CLI_WL_LONGOPTS                                            \
 	{ "config", required_argument, NULL, 'c' },                \
@@ -84,7 +84,19 @@ enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_FREE };
 	"  --stats-json FILE       every statistic as JSON\n"                           \
 	"  --stats-csv FILE        every statistic as CSV\n"
 
+/* The trace options of run and analyze (in their option tables after CLI_WL_LONGOPTS). */
+#define CLI_TRACE_LONGOPTS                                         \
+	{ "trace", required_argument, NULL, CLI_OPT_TRACE },       \
+	{ "isa", required_argument, NULL, CLI_OPT_ISA },           \
+	{ "strict", no_argument, NULL, CLI_OPT_STRICT }
+#define CLI_TRACE_USAGE                                                                   \
+	"  --trace LIST            an Accel-Sim trace instead of a workload: DIR/kernelslist.g\n" \
+	"                          (or one kernel-N.traceg[.xz]); doc/trace.md\n"              \
+	"  --isa FILE              opcode latency table (default " "data/isa/latency.cfg" ")\n"  \
+	"  --strict                an opcode in no latency table is an error, not a warning\n"
+
 struct workload;
+struct trace_list;
 
 /* -w may repeat (gmsim run: kernels run in that order); a -p belongs to the workload of the
  * last -w before it, or to the first workload if no -w precedes it. */
@@ -96,6 +108,8 @@ struct cli_wl_opts {
 	size_t *param_of;              /* params[i] belongs to workload param_of[i] */
 	size_t nparams;
 	const char *json, *csv;
+	const char *trace, *isa;       /* --trace, --isa */
+	bool strict;
 };
 /* Takes option ch (with its argument) if it is one of the above; false otherwise. */
 bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg);
@@ -105,6 +119,10 @@ void cli_wl_opts_free(struct cli_wl_opts *o);
 int cli_wl_load(const struct cli_wl_opts *o, struct gpu_params *p, struct workload ***ws,
 		size_t *nw, struct sim_err *err);
 void cli_wl_free(struct workload **ws, size_t nw);
+/* With --trace: loads the config and the trace list (*tl; free with trace_list_free). Returns 0,
+ * or -1 with err filled. Usage errors (-w or -p with --trace) are the caller's to check. */
+int cli_trace_load(const struct cli_wl_opts *o, struct gpu_params *p, struct trace_list **tl,
+		   struct sim_err *err);
 /* Per-SM L1 and total L2 (slices x slice) capacity of config p, in bytes. Returns 0, or -1
  * with err filled (the DRAM part of p does not resolve). */
 int cli_cache_capacities(const struct gpu_params *p, uint64_t *l1, uint64_t *l2,

@@ -1,7 +1,8 @@
 /*
  * cmd_analyze.c - `gmsim analyze`: the coalescing report and reuse-distance analysis of a
- * workload, without timing (sim/analysis/analyze.h). The config supplies the SM count and
- * occupancy (how warps interleave) and the L1 and L2 capacities the predictions are for.
+ * workload or of an Accel-Sim trace (--trace), without timing (sim/analysis/analyze.h). The
+ * config supplies the SM count and occupancy (how warps interleave) and the L1 and L2
+ * capacities the predictions are for.
  */
 #include "config.h"
 
@@ -18,19 +19,23 @@
 #include "params.h"
 #include "reuse.h"
 #include "stats.h"
+#include "trace.h"
 #include "workload.h"
 
 static const char usage[] =
 	"Usage: gmsim analyze [-w WORKLOAD] [-p name=value ...] [-c FILE] [-o group.key=value ...]\n"
 	"                     [--capacity SIZES] [--stats-json FILE] [--stats-csv FILE]\n"
+	"       gmsim analyze --trace DIR/kernelslist.g [--isa FILE] [--strict] [-c FILE] ...\n"
 	"\n"
-	"Executes a workload without timing and reports, per memory instruction of its body, how\n"
-	"the coalescer turns warp accesses into line requests and sectors (efficiency = ideal /\n"
-	"actual sectors), then the reuse (LRU stack) distances of the request stream at sector and\n"
-	"line granularity with the hit rate of a fully associative LRU cache of each capacity, and\n"
-	"the predicted L1 and L2 hit rates of the config's caches.\n"
+	"Executes a workload (or the kernels of a trace) without timing and reports, per memory\n"
+	"instruction of its body (per kernel and PC of a trace), how the coalescer turns warp\n"
+	"accesses into line requests and sectors (efficiency = ideal / actual sectors), then the\n"
+	"reuse (LRU stack) distances of the request stream at sector and line granularity with the\n"
+	"hit rate of a fully associative LRU cache of each capacity, and the predicted L1 and L2\n"
+	"hit rates of the config's caches.\n"
 	"\n"
 	CLI_WL_USAGE
+	CLI_TRACE_USAGE
 	"  --capacity SIZES        capacities for the hit-rate table, e.g. 128K,4M,40M\n"
 	"                          (default: the config's L1 and total L2)\n"
 	"  -h, --help              this help\n";
@@ -54,6 +59,7 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_WL_LONGOPTS,
+		CLI_TRACE_LONGOPTS,
 		{ "capacity", required_argument, NULL, OPT_CAPACITY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -62,7 +68,8 @@ int cmd_analyze(int argc, char **argv)
 	const char *caplist = NULL;
 	struct analyze_params ap;
 	struct analysis *a = NULL;
-	struct workload **ws = NULL, *w;
+	struct workload **ws = NULL;
+	struct trace_list *tl = NULL;
 	size_t nw = 0;
 	struct stats *st = NULL;
 	struct gpu_params p;
@@ -96,6 +103,12 @@ int cmd_analyze(int argc, char **argv)
 		cli_wl_opts_free(&o);
 		return cli_usage_error("analyze", "%s", err.msg);
 	}
+	if (o.trace != NULL && (o.nworkloads > 0 || o.nparams > 0)) {
+		cli_wl_opts_free(&o);
+		free(caps);
+		return cli_usage_error("analyze", "--trace analyses a trace: -w and -p do not apply "
+				       "to it");
+	}
 	if (o.nworkloads > 1) {
 		size_t n = o.nworkloads;
 
@@ -103,9 +116,9 @@ int cmd_analyze(int argc, char **argv)
 		free(caps);
 		return cli_usage_error("analyze", "one workload at a time (-w given %zu times)", n);
 	}
-	if (cli_wl_load(&o, &p, &ws, &nw, &err) != 0)
+	if (o.trace != NULL ? cli_trace_load(&o, &p, &tl, &err) != 0
+			    : cli_wl_load(&o, &p, &ws, &nw, &err) != 0)
 		goto user_error;
-	w = ws[0];
 	memset(&ap, 0, sizeof ap);
 	ap.sms = p.gpu.sms;
 	ap.sm = p.sm;
@@ -123,7 +136,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	st = stats_create();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	a = analyze_run(w, &ap, st, &err);
+	a = tl != NULL ? analyze_run_trace(tl, &ap, st, &err) : analyze_run(ws[0], &ap, st, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (a == NULL)
 		goto user_error;
@@ -139,6 +152,7 @@ out:
 	analyze_free(a);
 	stats_destroy(st);
 	cli_wl_free(ws, nw);
+	trace_list_free(tl);
 	free(caps);
 	cli_wl_opts_free(&o);
 	return rc;

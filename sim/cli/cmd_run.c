@@ -16,7 +16,8 @@
  * DRAM bandwidth waterfall from peak to achieved (sim/dram/mc.h).
  *
  * Several -w: the kernels run in order on one machine (sm.h: front_create), reported as one
- * run with each kernel's start and end (kernelN.start, kernelN.end).
+ * run with each kernel's start and end (kernelN.start, kernelN.end). --trace LIST runs the
+ * kernels of an Accel-Sim trace the same way (sm.h: front_create_trace; doc/trace.md).
  */
 #include "config.h"
 
@@ -40,11 +41,13 @@
 #include "sim.h"
 #include "sm.h"
 #include "stats.h"
+#include "trace.h"
 #include "workload.h"
 
 static const char usage[] =
 	"Usage: gmsim run [-w WORKLOAD [-p name=value ...] ...] [-c FILE] [-o group.key=value ...]\n"
 	"                 [--predict] [--quiet] [--stats-json FILE] [--stats-csv FILE]\n"
+	"       gmsim run --trace DIR/kernelslist.g [--isa FILE] [--strict] [-c FILE] [-o ...] ...\n"
 	"\n"
 	"Simulates the kernel of a workload file on the GPU a config describes and prints a\n"
 	"summary: cycles, warp instructions, coalescing, bandwidth and hit rates per level, DRAM\n"
@@ -54,6 +57,7 @@ static const char usage[] =
 	"options: the default config and workload.\n"
 	"\n"
 	CLI_WL_USAGE
+	CLI_TRACE_USAGE
 	"  --predict               also run the timing-free analysis (gmsim analyze) and print\n"
 	"                          the predicted L1 and L2 hit rates next to the simulated ones\n"
 	"  -q, --quiet             no progress line on stderr\n"
@@ -324,8 +328,9 @@ static void report_waterfall(struct sim *s, const struct run_totals *t)
 	mc_waterfall_print(stdout, &sum, t->peak_gbps, "    ");
 }
 
-static void report(struct workload *const *ws, size_t nw, const struct gpu_params *p,
-		   struct sim *s, const struct dram_spec *spec, const struct run_totals *t)
+static void report(struct workload *const *ws, const struct trace_list *tl, size_t nw,
+		   const struct gpu_params *p, struct sim *s, const struct dram_spec *spec,
+		   const struct run_totals *t)
 {
 	const struct stats *st = sim_stats(s);
 	double insts = get(st, "sim.warp_insts");
@@ -333,12 +338,15 @@ static void report(struct workload *const *ws, size_t nw, const struct gpu_param
 	size_t k;
 
 	for (k = 0; k < nw; k++) {
-		const struct workload *w = ws[k];
+		const char *name = tl != NULL ? tl->kernels[k].name : ws[k]->kernel;
+		const char *path = tl != NULL ? tl->kernels[k].path : ws[k]->path;
+		const uint32_t *grid = tl != NULL ? tl->kernels[k].grid : ws[k]->grid;
+		const uint32_t *block = tl != NULL ? tl->kernels[k].block : ws[k]->block;
 
 		printf("%s %s (%s)%s%s: grid (%u, %u, %u), block (%u, %u, %u)", k == 0 ? "kernel"
-		       : "  then", w->kernel, w->path, k == 0 ? " on " : "",
-		       k == 0 ? p->gpu.name : "", w->grid[0], w->grid[1], w->grid[2], w->block[0],
-		       w->block[1], w->block[2]);
+		       : "  then", name != NULL ? name : "?", path, k == 0 ? " on " : "",
+		       k == 0 ? p->gpu.name : "", grid[0], grid[1], grid[2], block[0],
+		       block[1], block[2]);
 		if (k == 0)
 			printf(", %u SMs", p->gpu.sms);
 		if (nw > 1)
@@ -414,8 +422,9 @@ static int predict(const struct gpu_params *p, const struct workload *w, struct 
 	return a != NULL ? 0 : -1;
 }
 
-static int run(const struct gpu_params *p, struct workload *const *ws, size_t nw,
-	       const struct cli_wl_opts *o, bool want_predict, bool quiet, struct sim_err *err)
+static int run(const struct gpu_params *p, struct workload *const *ws, struct trace_list *tl,
+	       size_t nw, const struct cli_wl_opts *o, bool want_predict, bool quiet,
+	       struct sim_err *err)
 {
 	struct run_totals t;
 	struct dram_spec spec;
@@ -435,7 +444,8 @@ static int run(const struct gpu_params *p, struct workload *const *ws, size_t nw
 	s = sim_create(p, err);
 	if (s == NULL)
 		return -1;
-	f = front_create(s, &p->sm, (const struct workload *const *)ws, nw, p->sim.seed, err);
+	f = tl != NULL ? front_create_trace(s, &p->sm, tl, p->sim.seed, err)
+		: front_create(s, &p->sm, (const struct workload *const *)ws, nw, p->sim.seed, err);
 	if (f == NULL) {
 		sim_destroy(s);
 		return -1;
@@ -463,7 +473,7 @@ static int run(const struct gpu_params *p, struct workload *const *ws, size_t nw
 		}
 		sim_totals(s);
 		fill_totals(s, p, &spec, &t);
-		report(ws, nw, p, s, &spec, &t);
+		report(ws, tl, nw, p, s, &spec, &t);
 		rc = cli_wl_write_stats(o, sim_stats(s), p, t.host_seconds, err);
 	}
 	front_destroy(f);
@@ -477,6 +487,7 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_WL_LONGOPTS,
+		CLI_TRACE_LONGOPTS,
 		{ "predict", no_argument, NULL, OPT_PREDICT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -484,6 +495,7 @@ int cmd_run(int argc, char **argv)
 	};
 	struct cli_wl_opts o = { 0 };
 	struct workload **ws = NULL;
+	struct trace_list *tl = NULL;
 	size_t nw = 0;
 	struct gpu_params p;
 	struct sim_err err;
@@ -513,6 +525,21 @@ int cmd_run(int argc, char **argv)
 		cli_wl_opts_free(&o);
 		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
 	}
+	if (o.trace != NULL && (o.nworkloads > 0 || o.nparams > 0 || want_predict)) {
+		cli_wl_opts_free(&o);
+		return cli_usage_error("run", "--trace runs a trace: -w, -p and --predict do not "
+				       "apply to it");
+	}
+	if (o.trace != NULL) {
+		if (cli_trace_load(&o, &p, &tl, &err) != 0) {
+			cli_wl_opts_free(&o);
+			return cli_user_error(&err);
+		}
+		rc = run(&p, NULL, tl, tl->nkernels, &o, false, quiet, &err);
+		trace_list_free(tl);
+		cli_wl_opts_free(&o);
+		return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);
+	}
 	if (want_predict && o.nworkloads > 1) {
 		cli_wl_opts_free(&o);
 		return cli_usage_error("run", "--predict analyses one kernel: give one -w");
@@ -521,7 +548,7 @@ int cmd_run(int argc, char **argv)
 		cli_wl_opts_free(&o);
 		return cli_user_error(&err);
 	}
-	rc = run(&p, ws, nw, &o, want_predict, quiet, &err);
+	rc = run(&p, ws, NULL, nw, &o, want_predict, quiet, &err);
 	cli_wl_free(ws, nw);
 	cli_wl_opts_free(&o);
 	return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);

@@ -27,6 +27,7 @@
 #include "sim.h"
 #include "sm.h"
 #include "stats.h"
+#include "trace.h"
 #include "warpexec.h"
 #include "workload.h"
 
@@ -87,7 +88,7 @@ struct warp {
 	uint64_t need;          /* registers the op at x waits for: its uses and its destination */
 	cycle_t busy_until;
 	int64_t chase_left;
-	const struct workload_op *op; /* the op at x, cached at every move */
+	const struct winst *op; /* the instruction the warp is at (&c->cur), NULL when done */
 	uint64_t age;
 	/* The rest. */
 	struct sm_core *sm;
@@ -103,13 +104,17 @@ struct warp {
 struct warp_cold {
 	uint32_t outstanding[NSLOTS];
 	cycle_t issued_at[NSLOTS];
-	struct wexec x;         /* where the warp is in the body; its lanes' coordinates */
+	struct winst cur;       /* the instruction the warp is at */
+	struct wexec x;         /* workload: where the warp is in the body; its lanes */
+	const struct trace_block *tb; /* trace: the block, and the warp's instructions */
+	uint32_t tpc, tend;     /* trace: insts[tpc .. tend) are still to issue */
 };
 
 struct block_slot {
 	bool live;
 	uint32_t nwarps, running, unretired, arrived;
 	uint32_t *warps;        /* wpb warp slots */
+	struct trace_block tb;  /* trace kernels: the block's instructions (buffers reused) */
 };
 
 struct sm_stats {
@@ -155,11 +160,17 @@ struct front {
 	struct sim *s;
 	struct sm_params p;
 	const struct workload *const *ws; /* the kernels, run one after the other */
+	struct trace_list *tl;             /* or a trace's list (then ws is NULL) */
 	size_t nw, kidx;                   /* kernels, the one running */
 	uint64_t ***chases;                /* per kernel: its chase orders (wexec_chase_build) */
 	cycle_t *kstart, *kend;            /* per kernel: first launch, last block retired */
 	/* the kernel running: */
-	const struct workload *w;
+	const struct workload *w;          /* workload kernels */
+	struct trace_reader *tr;           /* trace kernels: the kernel's reader, */
+	struct trace_block ahead;          /* the next block, read ahead (have_ahead) */
+	bool have_ahead;
+	const char *kpath;                 /* the kernel's file, for errors */
+	uint64_t kshared;                  /* shared memory per block, bytes */
 	struct clock *clk;
 	struct eventq *q;
 	struct req_pool *pool;
@@ -186,6 +197,7 @@ struct front {
 	bool failed;
 	struct sim_err err;
 	struct front_stats st;
+	uint64_t warm_lines;    /* L2 lines the trace's MemcpyHtoD installed */
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -255,17 +267,29 @@ uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t sh
 	return (uint32_t)n;
 }
 
-int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct sim_err *err)
+static int no_fit(const struct sm_params *p, const char *path, const uint32_t block[3],
+		  uint64_t shared_bytes, uint32_t regs, struct sim_err *err)
 {
-	uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
 	uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
 
-	return sim_err_set(err, w->path, 0, "a block of %llu threads (%u warps), %llu B of shared "
+	return sim_err_set(err, path, 0, "a block of %llu threads (%u warps), %llu B of shared "
 			   "memory and %llu registers does not fit on an SM (sm.max_warps = %u, "
 			   "sm.shared_kb = %u, sm.registers = %u)", (unsigned long long)threads, wpb,
-			   (unsigned long long)w->shared_bytes,
-			   (unsigned long long)sm_block_registers(wpb, w->registers), p->max_warps,
+			   (unsigned long long)shared_bytes,
+			   (unsigned long long)sm_block_registers(wpb, regs), p->max_warps,
 			   p->shared_kb, p->registers);
+}
+
+int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct sim_err *err)
+{
+	return no_fit(p, w->path, w->block, w->shared_bytes, w->registers, err);
+}
+
+int sm_no_fit_trace_error(const struct sm_params *p, const struct trace_kernel *k,
+			  struct sim_err *err)
+{
+	return no_fit(p, k->path, k->block, k->shmem, k->nregs, err);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -276,8 +300,18 @@ static void front_fail(struct front *f, const struct workload_op *op, const char
 {
 	if (!f->failed) {
 		f->failed = true;
-		sim_err_set(&f->err, f->w->path, op != NULL ? op->line : 0, "%s: %s",
+		sim_err_set(&f->err, f->kpath, op != NULL ? op->line : 0, "%s: %s",
 			    op != NULL ? workload_op_name(op->kind) : "run", msg);
+	}
+	eventq_stop(f->q);
+}
+
+/* A trace reader's error (file and line already in e). */
+static void front_fail_err(struct front *f, const struct sim_err *e)
+{
+	if (!f->failed) {
+		f->failed = true;
+		f->err = *e;
 	}
 	eventq_stop(f->q);
 }
@@ -285,24 +319,36 @@ static void front_fail(struct front *f, const struct workload_op *op, const char
 static void block_release_barrier(struct sm_core *sm, struct block_slot *b);
 static void warp_advance(struct sm_core *sm, struct warp *w);
 
-static const struct workload_op *warp_op(const struct warp *w)
+static const struct winst *warp_op(const struct warp *w)
 {
 	return w->op;
 }
 
-static bool op_is_global(const struct workload_op *op)
+static bool op_is_global(const struct winst *op)
 {
 	return op->kind == WORKLOAD_OP_LOAD || op->kind == WORKLOAD_OP_STORE ||
 	       op->kind == WORKLOAD_OP_CHASE;
 }
 
-static uint64_t op_needs(const struct workload_op *op)
+/* The trace instruction warp c stands at, as a struct winst; false at the end of its list. */
+static bool trace_winst(struct warp_cold *c)
 {
-	uint64_t need = op->uses;
+	const struct trace_inst *ti;
+	struct winst *in = &c->cur;
 
-	if (op->reg >= 0)
-		need |= 1ull << op->reg;
-	return need;
+	if (c->tpc >= c->tend)
+		return false;
+	ti = &c->tb->insts[c->tpc];
+	in->kind = (enum workload_op_kind)ti->kind;
+	in->bytes = ti->bytes;
+	in->reg = ti->slot;
+	in->latency = ti->latency;
+	in->need = ti->need;
+	in->line = (int)ti->line;
+	in->active = ti->active;
+	in->op = NULL;
+	in->ti = ti;
+	return true;
 }
 
 /* After the walk moved: a walk that reached the end of the body finishes the warp (which may
@@ -312,9 +358,12 @@ static void warp_settled(struct sm_core *sm, struct warp *w)
 	struct front *f = sm->f;
 	struct block_slot *b;
 
+	bool more;
+
 	if (w->op != NULL && !w->global)
 		sm->n_local--;
-	w->op = wexec_op(&w->c->x);
+	more = f->tl != NULL ? trace_winst(w->c) : wexec_inst(&w->c->x, &w->c->cur);
+	w->op = more ? &w->c->cur : NULL;
 	w->global = false;
 	if (f->ectx.error) {
 		w->op = NULL;
@@ -322,7 +371,7 @@ static void warp_settled(struct sm_core *sm, struct warp *w)
 		return;
 	}
 	if (w->op != NULL) {
-		w->need = op_needs(w->op);
+		w->need = w->op->need;
 		w->global = op_is_global(w->op);
 		if (!w->global)
 			sm->n_local++;
@@ -338,7 +387,10 @@ static void warp_settled(struct sm_core *sm, struct warp *w)
 
 static void warp_advance(struct sm_core *sm, struct warp *w)
 {
-	wexec_next(&w->c->x, &sm->f->ectx);
+	if (sm->f->tl != NULL)
+		w->c->tpc++;
+	else
+		wexec_next(&w->c->x, &sm->f->ectx);
 	warp_settled(sm, w);
 }
 
@@ -446,20 +498,29 @@ static void ldst_fill(struct sm_core *sm, struct warp *w, struct coal_inst *inst
 	ldst_drain(sm, now);
 }
 
-static bool lane_addrs(struct sm_core *sm, struct warp *w, const struct workload_op *op,
-		       const struct workload_array *a, addr_t *addr)
+/* Lane addresses of memory instruction op of w: decoded from the trace, or the workload op's
+ * index expression evaluated (false after front_fail on an evaluation error). */
+static bool lane_addrs(struct sm_core *sm, struct warp *w, const struct winst *op, addr_t *addr)
 {
 	struct front *f = sm->f;
+	const struct workload_array *a;
 
-	if (wexec_addrs(&w->c->x, op, a, &f->ectx, addr))
+	if (op->ti != NULL) {
+		trace_inst_addrs(w->c->tb, op->ti, addr);
 		return true;
-	front_fail(f, op, f->ectx.msg);
+	}
+	a = op->kind == WORKLOAD_OP_LOAD || op->kind == WORKLOAD_OP_STORE
+		? &f->w->arrays[op->op->array] : &f->w->shared[op->op->array];
+	if (wexec_addrs(&w->c->x, op->op, a, &f->ectx, addr))
+		return true;
+	front_fail(f, op->op, f->ectx.msg);
 	return false;
 }
 
 static void issue_chase(struct sm_core *sm, struct warp *w, const struct workload_op *op,
 			cycle_t now)
 {
+	/* workload only: a trace has no chase op (its loads carry their own addresses) */
 	struct front *f = sm->f;
 	const struct workload_array *a = &f->w->arrays[op->array];
 	struct coal_inst inst;
@@ -493,7 +554,7 @@ static void issue_chase(struct sm_core *sm, struct warp *w, const struct workloa
 static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 {
 	struct front *f = sm->f;
-	const struct workload_op *op = warp_op(w);
+	const struct winst *op = warp_op(w);
 	struct coal_inst inst;
 
 	f->st.warp_insts++;
@@ -509,9 +570,9 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 	case WORKLOAD_OP_STORE: {
 		uint32_t slot = op->reg >= 0 ? (uint32_t)op->reg : SLOT_NOREG;
 
-		if (!lane_addrs(sm, w, op, &f->w->arrays[op->array], inst.addr))
+		if (!lane_addrs(sm, w, op, inst.addr))
 			return;
-		inst.active_mask = w->c->x.active;
+		inst.active_mask = op->active;
 		inst.size = op->bytes;
 		inst.is_store = op->kind == WORKLOAD_OP_STORE;
 		if (inst.is_store)
@@ -526,16 +587,15 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 	}
 	case WORKLOAD_OP_SHARED_LOAD:
 	case WORKLOAD_OP_SHARED_STORE: {
-		const struct workload_array *a = &f->w->shared[op->array];
 		uint64_t words[SM_WARP_LANES] = { 0 };
 		uint32_t lane, deg;
 
-		if (!lane_addrs(sm, w, op, a, inst.addr))
+		if (!lane_addrs(sm, w, op, inst.addr))
 			return;
 		for (lane = 0; lane < SM_WARP_LANES; lane++)
-			if (w->c->x.active & (1u << lane))
+			if (op->active & (1u << lane))
 				words[lane] = inst.addr[lane] / 4;
-		deg = sm_bank_conflict_degree(words, w->c->x.active, f->p.shared_banks);
+		deg = sm_bank_conflict_degree(words, op->active, f->p.shared_banks);
 		f->st.shared_insts++;
 		if (deg > 1)
 			f->st.shared_bank_conflicts += deg - 1;
@@ -552,7 +612,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		break;
 	}
 	case WORKLOAD_OP_CHASE:
-		issue_chase(sm, w, op, now);
+		issue_chase(sm, w, op->op, now);
 		break;
 	default:
 		SIM_ASSERT(0);
@@ -568,8 +628,34 @@ static bool sm_fits(const struct sm_core *sm)
 	const struct front *f = sm->f;
 
 	return sm->blocks_used < f->p.max_blocks && sm->warps_used + f->wpb <= f->p.max_warps &&
-	       sm->shared_used + f->w->shared_bytes <= (uint64_t)f->p.shared_kb * 1024 &&
+	       sm->shared_used + f->kshared <= (uint64_t)f->p.shared_kb * 1024 &&
 	       (f->p.registers == 0 || sm->regs_used + f->block_regs <= f->p.registers);
+}
+
+/* Whether the kernel has a block left to launch. */
+static bool more_blocks(const struct front *f)
+{
+	return f->tl != NULL ? f->have_ahead : f->next_block < f->nblocks;
+}
+
+/* Trace kernels: reads the block after the one just launched into f->ahead. At the end of the
+ * file the kernel's block count becomes the blocks launched (the tracer skips empty blocks). */
+static void read_ahead(struct front *f)
+{
+	struct sim_err e;
+	int rc = trace_next_block(f->tr, &f->ahead, &e);
+
+	f->have_ahead = rc == 1;
+	if (rc < 0) {
+		front_fail_err(f, &e);
+	} else if (rc == 0) {
+		f->nblocks = f->next_block;
+	} else if (f->next_block >= f->nblocks) {
+		f->have_ahead = false;
+		sim_err_set(&e, f->kpath, 0, "more thread blocks than the grid's %llu",
+			    (unsigned long long)f->nblocks);
+		front_fail_err(f, &e);
+	}
 }
 
 static void sm_launch(struct sm_core *sm)
@@ -587,12 +673,19 @@ static void sm_launch(struct sm_core *sm)
 			break;
 		}
 	SIM_ASSERT(b != NULL);
+	if (f->tl != NULL) {
+		struct trace_block t = b->tb;
+
+		b->tb = f->ahead;
+		f->ahead = t;
+		read_ahead(f);
+	}
 	b->live = true;
 	b->nwarps = b->running = b->unretired = f->wpb;
 	b->arrived = 0;
 	sm->blocks_used++;
 	sm->warps_used += f->wpb;
-	sm->shared_used += wl->shared_bytes;
+	sm->shared_used += f->kshared;
 	sm->regs_used += f->block_regs;
 	for (i = 0, k = 0; k < f->wpb; i++) {
 		struct warp *w;
@@ -610,7 +703,13 @@ static void sm_launch(struct sm_core *sm)
 		w->live = true;
 		w->age = f->age++;
 		w->gid = bid * f->wpb + k;
-		wexec_start(&w->c->x, wl, bid, k, &f->ectx);
+		if (f->tl != NULL) {
+			w->c->tb = &b->tb;
+			w->c->tpc = b->tb.warps[k].first;
+			w->c->tend = w->c->tpc + b->tb.warps[k].n;
+		} else {
+			wexec_start(&w->c->x, wl, bid, k, &f->ectx);
+		}
 		b->warps[k++] = i;
 	}
 	for (k = 0; k < f->wpb; k++)
@@ -622,7 +721,7 @@ static void sm_fill(struct sm_core *sm)
 {
 	struct front *f = sm->f;
 
-	while (f->next_block < f->nblocks && sm_fits(sm))
+	while (more_blocks(f) && sm_fits(sm) && !f->failed)
 		sm_launch(sm);
 }
 
@@ -646,7 +745,7 @@ static void sm_retire(struct sm_core *sm, cycle_t now)
 			b->live = false;
 			sm->blocks_used--;
 			sm->warps_used -= b->nwarps;
-			sm->shared_used -= f->w->shared_bytes;
+			sm->shared_used -= f->kshared;
 			sm->regs_used -= f->block_regs;
 			freed = true;
 			if (++f->blocks_done == f->nblocks) {
@@ -698,7 +797,7 @@ static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 		w->pending &= ~(1ull << slot);
 		stats_dist_add(f->lat, (double)(now - w->c->issued_at[slot]));
 	} else if (slot == SLOT_CHASE) {
-		const struct workload_op *op = warp_op(w);
+		const struct workload_op *op = warp_op(w)->op;
 		const uint64_t *next = f->chase_next[op->array];
 
 		stats_dist_add(f->lat, (double)(now - w->c->issued_at[slot]));
@@ -881,47 +980,62 @@ static void register_stats(struct front *f, struct stats *st)
 			    20000);
 }
 
-/* Makes kernel k the one running (nothing of it launched yet). */
-static void front_kernel(struct front *f, size_t k)
+/* Makes kernel k the one running (nothing of it launched yet). Returns 0, or -1 with err
+ * filled (a trace kernel that cannot be opened or whose first block is bad). */
+static int front_kernel(struct front *f, size_t k, struct sim_err *err)
 {
-	const struct workload *w = f->ws[k];
+	uint32_t block[3], regs;
 
 	f->kidx = k;
-	f->w = w;
-	f->threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
-	f->wpb = (uint32_t)((f->threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
-	f->block_regs = sm_block_registers(f->wpb, w->registers);
-	f->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
 	f->next_block = f->blocks_done = 0;
-	f->chase_next = f->chases[k];
+	if (f->tl != NULL) {
+		const struct trace_kernel *tk = &f->tl->kernels[k];
+
+		trace_close(f->tr);
+		f->tr = NULL;
+		if (trace_open(f->tl, k, &f->tr, err) != 0)
+			return -1;
+		f->w = NULL;
+		f->kpath = tk->path;
+		f->kshared = tk->shmem;
+		memcpy(block, tk->block, sizeof block);
+		regs = tk->nregs;
+		f->nblocks = (uint64_t)tk->grid[0] * tk->grid[1] * tk->grid[2];
+		f->chase_next = NULL;
+	} else {
+		const struct workload *w = f->ws[k];
+
+		f->w = w;
+		f->kpath = w->path;
+		f->kshared = w->shared_bytes;
+		memcpy(block, w->block, sizeof block);
+		regs = w->registers;
+		f->nblocks = (uint64_t)w->grid[0] * w->grid[1] * w->grid[2];
+		f->chase_next = f->chases[k];
+	}
+	f->threads = (uint64_t)block[0] * block[1] * block[2];
+	f->wpb = (uint32_t)((f->threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
+	f->block_regs = sm_block_registers(f->wpb, regs);
+	if (f->tl != NULL) {
+		read_ahead(f);
+		if (f->failed) {
+			*err = f->err;
+			return -1;
+		}
+	}
+	return 0;
 }
 
-struct front *front_create(struct sim *s, const struct sm_params *p,
-			   const struct workload *const *ws, size_t nw, uint64_t seed,
-			   struct sim_err *err)
+/* The front without its kernels: nw kernels of at most wpb_max warps per block. */
+static struct front *front_new(struct sim *s, const struct sm_params *p, size_t nw,
+			       uint32_t wpb_max, uint64_t seed)
 {
-	struct front *f;
+	struct front *f = xcalloc(1, sizeof *f);
 	struct coal_params cp;
-	uint32_t i, j, wpb_max = 0;
-	size_t k;
+	uint32_t i, j;
 
-	SIM_ASSERT(nw >= 1);
-	for (k = 0; k < nw; k++) {
-		const struct workload *w = ws[k];
-		uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
-		uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
-
-		if (sm_blocks_per_sm(p, wpb, w->shared_bytes, w->registers) == 0) {
-			sm_no_fit_error(p, w, err);
-			return NULL;
-		}
-		if (wpb > wpb_max)
-			wpb_max = wpb;
-	}
-	f = xcalloc(1, sizeof *f);
 	f->s = s;
 	f->p = *p;
-	f->ws = ws;
 	f->nw = nw;
 	f->clk = sim_core_clock(s);
 	f->q = sim_eventq(s);
@@ -934,14 +1048,6 @@ struct front *front_create(struct sim *s, const struct sm_params *p,
 	f->chases = xcalloc(nw, sizeof *f->chases);
 	f->kstart = xcalloc(nw, sizeof *f->kstart);
 	f->kend = xcalloc(nw, sizeof *f->kend);
-	for (k = 0; k < nw; k++) {
-		f->chases[k] = wexec_chase_build(ws[k], f->rng, err);
-		if (f->chases[k] == NULL) {
-			front_destroy(f);
-			return NULL;
-		}
-	}
-	front_kernel(f, 0);
 	f->nsm = sim_sms(s);
 	f->sms = xcalloc(f->nsm, sizeof *f->sms);
 	for (i = 0; i < f->nsm; i++) {
@@ -964,7 +1070,73 @@ struct front *front_create(struct sim *s, const struct sm_params *p,
 		link_set_consumer(sm->resp, sm->unit);
 		link_set_producer(sm->in, sm->unit);
 	}
+	return f;
+}
+
+struct front *front_create(struct sim *s, const struct sm_params *p,
+			   const struct workload *const *ws, size_t nw, uint64_t seed,
+			   struct sim_err *err)
+{
+	struct front *f;
+	uint32_t wpb_max = 0;
+	size_t k;
+
+	SIM_ASSERT(nw >= 1);
+	for (k = 0; k < nw; k++) {
+		const struct workload *w = ws[k];
+		uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
+		uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
+
+		if (sm_blocks_per_sm(p, wpb, w->shared_bytes, w->registers) == 0) {
+			sm_no_fit_error(p, w, err);
+			return NULL;
+		}
+		if (wpb > wpb_max)
+			wpb_max = wpb;
+	}
+	f = front_new(s, p, nw, wpb_max, seed);
+	f->ws = ws;
+	for (k = 0; k < nw; k++) {
+		f->chases[k] = wexec_chase_build(ws[k], f->rng, err);
+		if (f->chases[k] == NULL) {
+			front_destroy(f);
+			return NULL;
+		}
+	}
+	front_kernel(f, 0, err);
 	register_stats(f, sim_stats(s));
+	return f;
+}
+
+struct front *front_create_trace(struct sim *s, const struct sm_params *p, struct trace_list *tl,
+				 uint64_t seed, struct sim_err *err)
+{
+	struct front *f;
+	uint32_t wpb_max = 0;
+	size_t k;
+
+	SIM_ASSERT(tl->nkernels >= 1);
+	for (k = 0; k < tl->nkernels; k++) {
+		const struct trace_kernel *tk = &tl->kernels[k];
+		uint64_t threads = (uint64_t)tk->block[0] * tk->block[1] * tk->block[2];
+		uint32_t wpb = (uint32_t)((threads + SM_WARP_LANES - 1) / SM_WARP_LANES);
+
+		if (sm_blocks_per_sm(p, wpb, tk->shmem, tk->nregs) == 0) {
+			sm_no_fit_trace_error(p, tk, err);
+			return NULL;
+		}
+		if (wpb > wpb_max)
+			wpb_max = wpb;
+	}
+	f = front_new(s, p, tl->nkernels, wpb_max, seed);
+	f->tl = tl;
+	register_stats(f, sim_stats(s));
+	stats_counter(sim_stats(s), "trace.unknown_insts", "trace instructions whose opcode is in "
+		      "no latency table (run as ALU work)", &tl->unknown_insts);
+	stats_counter(sim_stats(s), "trace.alias_warps", "trace warps whose loads write more "
+		      "registers than the scoreboard has slots", &tl->alias_warps);
+	stats_counter(sim_stats(s), "trace.l2_warm_lines", "L2 lines installed by MemcpyHtoD",
+		      &f->warm_lines);
 	return f;
 }
 
@@ -976,14 +1148,18 @@ void front_destroy(struct front *f)
 	if (f == NULL)
 		return;
 	for (i = 0; i < f->nsm; i++) {
-		for (j = 0; j < f->p.max_blocks; j++)
+		for (j = 0; j < f->p.max_blocks; j++) {
 			free(f->sms[i].blocks[j].warps);
+			trace_block_free(&f->sms[i].blocks[j].tb);
+		}
 		free(f->sms[i].blocks);
 		free(f->sms[i].warps);
 		free(f->sms[i].cold);
 	}
-	for (k = 0; k < f->nw; k++)
+	for (k = 0; k < f->nw && f->ws != NULL; k++)
 		wexec_chase_free(f->ws[k], f->chases[k]);
+	trace_close(f->tr);
+	trace_block_free(&f->ahead);
 	free(f->chases);
 	free(f->kstart);
 	free(f->kend);
@@ -1020,6 +1196,8 @@ static void front_dump(const struct front *f, FILE *out)
 				(unsigned long long)w->pending, w->inflight,
 				(unsigned long long)w->busy_until,
 				w->finished ? "-" : workload_op_name(warp_op(w)->kind));
+			if (!w->finished && warp_op(w)->ti != NULL)
+				fprintf(out, "      at %s:%d\n", f->kpath, warp_op(w)->line);
 		}
 	}
 }
@@ -1037,7 +1215,7 @@ static int run_kernel(struct front *f, struct sim_err *err)
 		for (i = 0; i < f->nsm; i++) {
 			struct sm_core *sm = &f->sms[i];
 
-			if (f->next_block < f->nblocks && sm_fits(sm)) {
+			if (more_blocks(f) && sm_fits(sm) && !f->failed) {
 				sm_launch(sm);
 				more = true;
 			}
@@ -1079,7 +1257,7 @@ static int run_kernel(struct front *f, struct sim_err *err)
 		return -1;
 	}
 	if (f->blocks_done != f->nblocks)
-		return sim_err_set(err, f->w->path, 0, "the kernel stopped with %llu of %llu blocks "
+		return sim_err_set(err, f->kpath, 0, "the kernel stopped with %llu of %llu blocks "
 				   "done (deadlock)", (unsigned long long)f->blocks_done,
 				   (unsigned long long)f->nblocks);
 	f->kend[f->kidx] = f->end;
@@ -1104,12 +1282,25 @@ static int run_kernel(struct front *f, struct sim_err *err)
 
 int front_run(struct front *f, struct sim_err *err)
 {
-	size_t k;
+	size_t k, c;
 	uint32_t i;
 
-	for (k = 0; k < f->nw; k++) {
+	if (f->tl != NULL) {
+		/* the list's commands in order: copies warm the L2, kernels run */
+		for (c = 0; c < f->tl->ncmds; c++) {
+			const struct trace_cmd *cmd = &f->tl->cmds[c];
+
+			if (cmd->kind == TRACE_CMD_MEMCPY) {
+				f->warm_lines += sim_l2_warm(f->s, cmd->addr, cmd->bytes);
+				continue;
+			}
+			if (front_kernel(f, cmd->kernel, err) != 0 || run_kernel(f, err) != 0)
+				return -1;
+		}
+	}
+	for (k = 0; k < f->nw && f->tl == NULL; k++) {
 		if (k > 0)
-			front_kernel(f, k);
+			front_kernel(f, k, err);
 		if (run_kernel(f, err) != 0)
 			return -1;
 	}

@@ -48,7 +48,9 @@
 struct sim;
 struct workload;
 struct workload_op;
+struct winst;
 struct front;
+struct trace_list;
 
 #define SM_SCHEDULERS(X) \
 	X(LRR, "lrr")    \
@@ -104,6 +106,10 @@ uint32_t sm_blocks_per_sm(const struct sm_params *p, uint32_t warps, uint64_t sh
 			  uint32_t regs_per_thread);
 /* Fills err with why a block of w does not fit on an SM of p; returns -1. */
 int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct sim_err *err);
+/* The same for kernel k of a trace (sim/front/trace.h). */
+struct trace_kernel;
+int sm_no_fit_trace_error(const struct sm_params *p, const struct trace_kernel *k,
+			  struct sim_err *err);
 
 /*
  * Attaches one unit per SM of s to its core clock and registers the statistics in sim_stats(s).
@@ -115,6 +121,16 @@ int sm_no_fit_error(const struct sm_params *p, const struct workload *w, struct 
 struct front *front_create(struct sim *s, const struct sm_params *p,
 			   const struct workload *const *ws, size_t nw, uint64_t seed,
 			   struct sim_err *err);
+/*
+ * The same machine driven by a trace (sim/front/trace.h): the list's commands run in order,
+ * MemcpyHtoD warming the L2 (sim_l2_warm) and kernels reading their blocks one at a time as
+ * the block scheduler launches them (file order is launch order). Registers per thread and
+ * shared memory per block come from each kernel's header. tl must outlive the front; its
+ * counters (trace.unknown_insts, trace.alias_warps) are registered with trace.l2_warm_lines.
+ * Returns NULL with err filled if a kernel's block cannot fit on an SM.
+ */
+struct front *front_create_trace(struct sim *s, const struct sm_params *p, struct trace_list *tl,
+				 uint64_t seed, struct sim_err *err);
 void front_destroy(struct front *f);
 /* Runs the event queue until every block of every kernel has retired (or an expression fails).
  * Returns 0, or -1 with err filled (an evaluation error such as a division by zero in an
@@ -126,9 +142,10 @@ typedef void front_progress_fn(void *ctx, cycle_t cycle, uint64_t blocks_done, u
 			       uint64_t warp_insts);
 void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx);
 /* Called at every warp instruction issued (each load of a chase) with the core cycle, the SM,
- * the global warp number (block number x warps per block + warp in the block) and the op. */
+ * the global warp number (block number x warps per block + warp in the block) and the
+ * instruction (warpexec.h; op->op is the workload op, op->ti the trace instruction). */
 typedef void front_trace_fn(void *ctx, cycle_t cycle, uint32_t sm, uint64_t gid,
-			    const struct workload_op *op);
+			    const struct winst *op);
 void front_set_trace(struct front *f, front_trace_fn *fn, void *ctx);
 /* Core cycle at which the last block (of the last kernel) retired. */
 cycle_t front_cycles(const struct front *f);

@@ -118,6 +118,24 @@ const struct workload_op *wexec_op(const struct wexec *x)
 	return fr->pc < fr->n ? &fr->ops[fr->pc] : NULL;
 }
 
+bool wexec_inst(const struct wexec *x, struct winst *in)
+{
+	const struct workload_op *op = wexec_op(x);
+
+	if (op == NULL)
+		return false;
+	in->kind = op->kind;
+	in->bytes = op->bytes;
+	in->reg = op->reg;
+	in->latency = op->latency;
+	in->need = op->uses | (op->reg >= 0 ? 1ull << op->reg : 0);
+	in->line = op->line;
+	in->active = x->active;
+	in->op = op;
+	in->ti = NULL;
+	return true;
+}
+
 void wexec_next(struct wexec *x, struct expr_ctx *ctx)
 {
 	x->stack[x->depth - 1].pc++;

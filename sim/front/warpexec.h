@@ -40,6 +40,30 @@ struct wexec {
 	const struct workload_op *err_op;  /* the op whose expression failed */
 };
 
+/*
+ * One warp instruction as the SM model issues it, whichever source it comes from: a workload op
+ * reached by the walk below (wexec_inst), or an instruction of a trace block (sim/front/trace.h,
+ * filled by the SM from struct trace_inst). The SM and the analysis read only this, plus the
+ * source's own pointer for what only that source has: a workload op's index expression and
+ * chase array, a trace instruction's decoded lane addresses.
+ *
+ * Scoreboard: reg and need are slots of the SM's 64-bit register mask. For a workload a slot is
+ * the register's number (a workload has at most WORKLOAD_MAX_REGS = 64 names); for a trace,
+ * trace.h maps each warp's load-written registers to slots.
+ */
+struct trace_inst;
+struct winst {
+	enum workload_op_kind kind;        /* never LOOP */
+	uint32_t bytes;                    /* memory ops: bytes per lane */
+	int reg;                           /* slot a global load (or chase) writes, or -1 */
+	uint32_t latency;                  /* ALU: core cycles */
+	uint64_t need;                     /* slots the instruction waits for: uses and reg */
+	int line;                          /* source line: the op's group, the trace line */
+	uint32_t active;                   /* lanes taking part */
+	const struct workload_op *op;      /* workload: the op; NULL for a trace */
+	const struct trace_inst *ti;       /* trace: the instruction; NULL for a workload */
+};
+
 /* Thread (x, y, z) of lane `lane` of warp `warp` in a block of dims block[3]; false if that
  * thread is beyond the block (an inactive lane of a partial warp). */
 bool wexec_lane_thread(const uint32_t block[3], uint32_t warp, uint32_t lane, uint32_t tid[3]);
@@ -51,6 +75,8 @@ void wexec_start(struct wexec *x, const struct workload *w, uint64_t block, uint
 		 struct expr_ctx *ctx);
 /* The op the warp is at (never a loop), or NULL when it has finished its body. */
 const struct workload_op *wexec_op(const struct wexec *x);
+/* The op the warp is at as a struct winst: false (nothing written) when it has finished. */
+bool wexec_inst(const struct wexec *x, struct winst *in);
 /* Moves past the current op (entering and leaving loops). */
 void wexec_next(struct wexec *x, struct expr_ctx *ctx);
 /*

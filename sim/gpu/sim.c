@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cache.h"
 #include "clock.h"
 #include "eventq.h"
 #include "fixedmem.h"
@@ -400,6 +401,30 @@ void sim_totals(struct sim *s)
 	finish_level(&s->t2);
 }
 #undef ADD_LEVEL
+
+uint64_t sim_l2_warm(struct sim *s, addr_t addr, uint64_t bytes)
+{
+	uint64_t n = 0;
+	addr_t a, end;
+	uint32_t lb;
+
+	if (s->l2 == NULL || bytes == 0)
+		return 0;
+	lb = cache_geom(l2_cache(s->l2[0]))->line_bytes;
+	end = addr + bytes < addr ? ~(addr_t)0 : addr + bytes;
+	for (a = addr / lb * lb; a < end; a += lb) {
+		struct cache *c = l2_cache(s->l2[slice_hash_slice(&s->hash, a)]);
+		struct cache_line_info victim;
+
+		if (!cache_touch(c, a) && cache_allocate(c, a, 0, &victim) < 0)
+			continue; /* every way reserved: cannot happen between kernels */
+		cache_fill(c, a, cache_geom(c)->full_mask);
+		n++;
+		if (a + lb < a)
+			break;
+	}
+	return n;
+}
 
 void sim_dump(const struct sim *s, FILE *out)
 {

@@ -58,6 +58,14 @@ uint32_t sim_channels(const struct sim *s);
 uint32_t sim_slices(const struct sim *s);
 struct mc *sim_mc(struct sim *s, uint32_t ch);
 tick_t sim_dram_tck_ps(const struct sim *s);
+/*
+ * A host-to-device copy of bytes at addr, done before the next kernel (a trace's MemcpyHtoD): the
+ * lines it wrote are left in their L2 slices, every sector valid and clean (the copy's data also
+ * reached DRAM), as a copy through the L2 leaves them; a line that does not fit evicts what the
+ * replacement policy picks, without a write-back (the copy happened before the simulated time).
+ * Untimed; nothing with the fixed model. Returns the lines installed.
+ */
+uint64_t sim_l2_warm(struct sim *s, addr_t addr, uint64_t bytes);
 /* Every unit's queues, for the watchdog and panics. */
 void sim_dump(const struct sim *s, FILE *out);
 

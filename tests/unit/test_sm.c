@@ -125,7 +125,7 @@ struct trace {
 };
 
 static void trace_fn(void *ctx, cycle_t cycle, uint32_t sm, uint64_t gid,
-		     const struct workload_op *op)
+		     const struct winst *op)
 {
 	struct trace *t = ctx;
 
