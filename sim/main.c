@@ -1,8 +1,9 @@
 /*
  * main.c - gmsim's entry point: global options and dispatch to one subcommand in cli/.
  *
- * Exit codes: 0 ok, 1 user error (bad config, workload or trace), 2 usage, 3 watchdog,
- * 134 panic (a simulator bug).
+ * Exit codes: 0 ok, 1 user error (bad config, workload or trace), 2 usage, 3 watchdog (a
+ * deadlock), 4 a run limit (--max-cycles, --max-host-seconds), 134 panic (a simulator bug);
+ * doc/limits.md.
  */
 #include "config.h"
 

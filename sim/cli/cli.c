@@ -81,15 +81,16 @@ int cli_load_params(const struct cli_config_opts *o, struct gpu_params *p, struc
 }
 
 int cli_write_stats(const struct stats *st, const char *path, enum stats_format fmt,
-		    const struct gpu_params *p, double host_seconds, struct sim_err *err)
+		    const struct gpu_params *p, double host_seconds, const char *partial,
+		    unsigned flags, struct sim_err *err)
 {
 	struct stats_header h = { PACKAGE_VERSION, cfg_hash(&gpu_schema, p), p->sim.seed, NULL,
-				  host_seconds };
+				  host_seconds, partial };
 	FILE *f = fopen(path, "w");
 
 	if (f == NULL)
 		return sim_err_set(err, path, 0, "cannot write: %s", strerror(errno));
-	stats_dump(st, f, fmt, &h, 0);
+	stats_dump(st, f, fmt, &h, flags);
 	if (fclose(f) != 0)
 		return sim_err_set(err, path, 0, "cannot write: %s", strerror(errno));
 	return 0;
@@ -129,6 +130,22 @@ bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg)
 	case CLI_OPT_STRICT:
 		o->strict = true;
 		return true;
+	case CLI_OPT_NO_HOST:
+		o->no_host = true;
+		return true;
+	case CLI_OPT_TRACE_MB: {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		/* up to 2^40 MB (a petabyte): the ceiling in bytes must fit 64 bits */
+		if (errno != 0 || end == arg || *end != '\0' || arg[0] == '-' || v == 0 ||
+		    v > (1ull << 40))
+			o->bad_number = true;
+		o->max_trace_mb = v;
+		return true;
+	}
 	default:
 		return false;
 	}
@@ -193,7 +210,11 @@ int cli_trace_load(const struct cli_wl_opts *o, struct gpu_params *p, struct tra
 	*tl = NULL;
 	if (cli_load_params(&o->co, p, err) != 0)
 		return -1;
-	return trace_list_load(o->trace, o->isa, o->strict, tl, err);
+	if (trace_list_load(o->trace, o->isa, o->strict, tl, err) != 0)
+		return -1;
+	if (o->max_trace_mb != 0)
+		(*tl)->max_block_bytes = o->max_trace_mb << 20;
+	return 0;
 }
 
 void cli_wl_free(struct workload **ws, size_t nw)
@@ -206,12 +227,16 @@ void cli_wl_free(struct workload **ws, size_t nw)
 }
 
 int cli_wl_write_stats(const struct cli_wl_opts *o, const struct stats *st,
-		       const struct gpu_params *p, double host_seconds, struct sim_err *err)
+		       const struct gpu_params *p, double host_seconds, const char *partial,
+		       struct sim_err *err)
 {
-	if (o->json != NULL &&
-	    cli_write_stats(st, o->json, STATS_JSON, p, host_seconds, err) != 0)
+	unsigned flags = o->no_host ? STATS_DUMP_NO_HOST : 0;
+
+	if (o->json != NULL && cli_write_stats(st, o->json, STATS_JSON, p, host_seconds, partial,
+					       flags, err) != 0)
 		return -1;
-	if (o->csv != NULL && cli_write_stats(st, o->csv, STATS_CSV, p, host_seconds, err) != 0)
+	if (o->csv != NULL && cli_write_stats(st, o->csv, STATS_CSV, p, host_seconds, partial,
+					      flags, err) != 0)
 		return -1;
 	return 0;
 }

@@ -43,10 +43,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Prints the error (every line of a multi-line config report) to stderr; returns SIM_EXIT_USER. */
 int cli_user_error(const struct sim_err *err);
 
-/* Writes st to path in format fmt with a header for config p and the run's host seconds.
+/* Writes st to path in format fmt with a header for config p and the run's host seconds;
+ * partial (or NULL) says why the run stopped early; flags are stats_dump's (STATS_DUMP_NO_HOST).
  * Returns 0, or -1 with err filled (the file cannot be written). */
 int cli_write_stats(const struct stats *st, const char *path, enum stats_format fmt,
-		    const struct gpu_params *p, double host_seconds, struct sim_err *err);
+		    const struct gpu_params *p, double host_seconds, const char *partial,
+		    unsigned flags, struct sim_err *err);
 
 /* -c FILE and repeated -o key=value, as every simulating subcommand takes them. */
 struct cli_config_opts {
@@ -61,11 +63,12 @@ int cli_load_params(const struct cli_config_opts *o, struct gpu_params *p, struc
 
 /*
  * The options of the subcommands that take a workload (run, analyze): -c, -o, -w, -p,
- * --stats-json, --stats-csv. A subcommand lists CLI_WL_LONGOPTS in its option table and
+ * --stats-json, --stats-csv, --stats-no-host. A subcommand lists CLI_WL_LONGOPTS in its option table and
  * CLI_WL_SHORTOPTS in its short option string, hands every option to cli_wl_opt first, and
  * numbers its own long-only options from CLI_OPT_FREE.
  */
-enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_TRACE, CLI_OPT_ISA, CLI_OPT_STRICT, CLI_OPT_FREE };
+enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_NO_HOST, CLI_OPT_TRACE, CLI_OPT_ISA,
+       CLI_OPT_STRICT, CLI_OPT_TRACE_MB, CLI_OPT_FREE };
 #define CLI_WL_SHORTOPTS "c:o:w:p:"
 #define CLI_WL_LONGOPTS                                            \
 	{ "config", required_argument, NULL, 'c' },                \
@@ -73,7 +76,8 @@ enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_TRACE, CLI_OPT_ISA, CLI_OPT_STRI
 	{ "workload", required_argument, NULL, 'w' },              \
 	{ "param", required_argument, NULL, 'p' },                 \
 	{ "stats-json", required_argument, NULL, CLI_OPT_JSON },   \
-	{ "stats-csv", required_argument, NULL, CLI_OPT_CSV }
+	{ "stats-csv", required_argument, NULL, CLI_OPT_CSV },      \
+	{ "stats-no-host", no_argument, NULL, CLI_OPT_NO_HOST }
 /* The usage lines of those options. */
 #define CLI_WL_USAGE                                                                  \
 	"  -w, --workload FILE     workload (.wl; default " CLI_DEFAULT_WORKLOAD ")\n"  \
@@ -82,18 +86,23 @@ enum { CLI_OPT_JSON = 256, CLI_OPT_CSV, CLI_OPT_TRACE, CLI_OPT_ISA, CLI_OPT_STRI
 	"  -c, --config FILE       configuration (default " CLI_DEFAULT_CONFIG ")\n"    \
 	"  -o, --set group.key=VAL override one config key; repeatable\n"               \
 	"  --stats-json FILE       every statistic as JSON\n"                           \
-	"  --stats-csv FILE        every statistic as CSV\n"
+	"  --stats-csv FILE        every statistic as CSV\n"                            \
+	"  --stats-no-host         leave the host's wall-clock values out of them, so that\n" \
+	"                          two runs of the same inputs compare byte for byte\n"
 
 /* The trace options of run and analyze (in their option tables after CLI_WL_LONGOPTS). */
 #define CLI_TRACE_LONGOPTS                                         \
 	{ "trace", required_argument, NULL, CLI_OPT_TRACE },       \
 	{ "isa", required_argument, NULL, CLI_OPT_ISA },           \
-	{ "strict", no_argument, NULL, CLI_OPT_STRICT }
+	{ "strict", no_argument, NULL, CLI_OPT_STRICT },           \
+	{ "max-trace-mb", required_argument, NULL, CLI_OPT_TRACE_MB }
 #define CLI_TRACE_USAGE                                                                   \
 	"  --trace LIST            an Accel-Sim trace instead of a workload: DIR/kernelslist.g\n" \
 	"                          (or one kernel-N.traceg[.xz]); doc/trace.md\n"              \
 	"  --isa FILE              opcode latency table (default " "data/isa/latency.cfg" ")\n"  \
-	"  --strict                an opcode in no latency table is an error, not a warning\n"
+	"  --strict                an opcode in no latency table is an error, not a warning\n" \
+	"  --max-trace-mb N        ceiling on what one buffered thread block of the trace may\n" \
+	"                          hold, MB (default 1024); a larger block is an error\n"
 
 struct workload;
 struct trace_list;
@@ -110,6 +119,9 @@ struct cli_wl_opts {
 	const char *json, *csv;
 	const char *trace, *isa;       /* --trace, --isa */
 	bool strict;
+	bool no_host;                  /* --stats-no-host */
+	uint64_t max_trace_mb;         /* --max-trace-mb; 0: not given */
+	bool bad_number;               /* an option's number did not parse */
 };
 /* Takes option ch (with its argument) if it is one of the above; false otherwise. */
 bool cli_wl_opt(struct cli_wl_opts *o, int ch, const char *arg);
@@ -129,6 +141,7 @@ int cli_cache_capacities(const struct gpu_params *p, uint64_t *l1, uint64_t *l2,
 			 struct sim_err *err);
 /* Writes --stats-json and --stats-csv if given. Returns 0, or -1 with err filled. */
 int cli_wl_write_stats(const struct cli_wl_opts *o, const struct stats *st,
-		       const struct gpu_params *p, double host_seconds, struct sim_err *err);
+		       const struct gpu_params *p, double host_seconds, const char *partial,
+		       struct sim_err *err);
 
 #endif /* SIM_CLI_H */

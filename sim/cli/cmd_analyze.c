@@ -103,6 +103,12 @@ int cmd_analyze(int argc, char **argv)
 		cli_wl_opts_free(&o);
 		return cli_usage_error("analyze", "%s", err.msg);
 	}
+	if (o.bad_number) {
+		cli_wl_opts_free(&o);
+		free(caps);
+		return cli_usage_error("analyze", "--max-trace-mb takes a whole number of MB, 1 or "
+				       "more");
+	}
 	if (o.trace != NULL && (o.nworkloads > 0 || o.nparams > 0)) {
 		cli_wl_opts_free(&o);
 		free(caps);
@@ -143,7 +149,7 @@ int cmd_analyze(int argc, char **argv)
 	analyze_report(a, stdout);
 	if (cli_wl_write_stats(&o, st, &p,
 			       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) /
-			       1e9, &err) != 0)
+			       1e9, NULL, &err) != 0)
 		goto user_error;
 	goto out;
 user_error:

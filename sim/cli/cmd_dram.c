@@ -247,8 +247,8 @@ int cmd_dram(int argc, char **argv)
 			sim_panic("DRAM command stream violates the timing rules: %s", first);
 	}
 	if ((json != NULL &&
-	     cli_write_stats(dram_sim_stats(ds), json, STATS_JSON, &p, 0.0, &err) != 0) ||
-	    (csv != NULL && cli_write_stats(dram_sim_stats(ds), csv, STATS_CSV, &p, 0.0, &err) != 0))
+	     cli_write_stats(dram_sim_stats(ds), json, STATS_JSON, &p, 0.0, NULL, 0, &err) != 0) ||
+	    (csv != NULL && cli_write_stats(dram_sim_stats(ds), csv, STATS_CSV, &p, 0.0, NULL, 0, &err) != 0))
 		rc = cli_user_error(&err);
 	dram_sim_destroy(ds);
 	dram_trace_close(t);

@@ -60,7 +60,7 @@ static int run_one(const struct gpu_params *p, const struct probe_opts *o,
 	rc = probe_run(s, o, r, err);
 	if (rc == 0 && json != NULL) {
 		sim_totals(s);
-		rc = cli_write_stats(sim_stats(s), json, STATS_JSON, p, 0.0, err);
+		rc = cli_write_stats(sim_stats(s), json, STATS_JSON, p, 0.0, NULL, 0, err);
 	}
 	sim_destroy(s);
 	return rc;

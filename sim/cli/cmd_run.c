@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -60,10 +61,22 @@ static const char usage[] =
 	CLI_TRACE_USAGE
 	"  --predict               also run the timing-free analysis (gmsim analyze) and print\n"
 	"                          the predicted L1 and L2 hit rates next to the simulated ones\n"
+	"  --max-cycles N          stop after N core cycles (exit status 4; the statistics so far\n"
+	"                          are printed and written, marked partial)\n"
+	"  --max-host-seconds S    stop after S seconds of wall-clock time (the same way)\n"
 	"  -q, --quiet             no progress line on stderr\n"
-	"  -h, --help              this help\n";
+	"  -h, --help              this help\n"
+	"\n"
+	"Exit status: 0 done, 1 bad input, 2 bad command line, 3 watchdog (no progress for\n"
+	"sim.watchdog_cycles: a deadlock; the state of every unit on stderr), 4 a run limit.\n";
 
-enum { OPT_PREDICT = CLI_OPT_FREE };
+enum { OPT_PREDICT = CLI_OPT_FREE, OPT_MAX_CYCLES, OPT_MAX_HOST };
+
+/* --max-cycles and --max-host-seconds; 0: none. */
+struct run_limits {
+	uint64_t max_cycles;
+	double max_host_seconds;
+};
 
 /* The run-level and DRAM aggregates (DESIGN section 6) and the bandwidth of each level. */
 struct run_totals {
@@ -422,9 +435,27 @@ static int predict(const struct gpu_params *p, const struct workload *w, struct 
 	return a != NULL ? 0 : -1;
 }
 
+/* The name a partial run's statistics carry (stats.h: stats_header.partial), or NULL. */
+static const char *partial_name(enum front_outcome out)
+{
+	switch (out) {
+	case FRONT_WATCHDOG:
+		return "watchdog";
+	case FRONT_LIMIT_CYCLES:
+		return "max_cycles";
+	case FRONT_LIMIT_HOST:
+		return "max_host_seconds";
+	default:
+		return NULL;
+	}
+}
+
+/* Returns 0, -1 with err filled (bad input), or SIM_EXIT_WATCHDOG / SIM_EXIT_LIMIT with err
+ * holding the message; after a limit or the watchdog the statistics so far are reported and
+ * written, marked partial. */
 static int run(const struct gpu_params *p, struct workload *const *ws, struct trace_list *tl,
 	       size_t nw, const struct cli_wl_opts *o, bool want_predict, bool quiet,
-	       struct sim_err *err)
+	       const struct run_limits *lim, struct sim_err *err)
 {
 	struct run_totals t;
 	struct dram_spec spec;
@@ -432,6 +463,7 @@ static int run(const struct gpu_params *p, struct workload *const *ws, struct tr
 	struct timespec t1;
 	struct front *f;
 	struct sim *s;
+	const char *partial;
 	size_t k;
 	int rc = 0;
 
@@ -457,11 +489,19 @@ static int run(const struct gpu_params *p, struct workload *const *ws, struct tr
 	pr.on = !quiet && isatty(STDERR_FILENO);
 	front_set_progress(f, progress_cb, &pr);
 	clock_gettime(CLOCK_MONOTONIC, &pr.t0);
+	front_set_limits(f, lim->max_cycles, lim->max_host_seconds);
 	rc = front_run(f, err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (pr.printed)
 		fprintf(stderr, "\r%*s\r", 79, "");
-	if (rc == 0) {
+	partial = partial_name(front_outcome(f));
+	if (rc == 0 || partial != NULL) {
+		struct sim_err werr;
+
+		if (partial != NULL)
+			printf("PARTIAL: the run stopped early (%s) at core cycle %" PRIu64 "; what "
+			       "follows is the state at that cycle\n", partial,
+			       (uint64_t)front_cycles(f));
 		t.host_seconds = since(&pr.t0, &t1);
 		t.cycles = front_cycles(f);
 		for (k = 0; k < nw; k++) {
@@ -474,7 +514,12 @@ static int run(const struct gpu_params *p, struct workload *const *ws, struct tr
 		sim_totals(s);
 		fill_totals(s, p, &spec, &t);
 		report(ws, tl, nw, p, s, &spec, &t);
-		rc = cli_wl_write_stats(o, sim_stats(s), p, t.host_seconds, err);
+		if (cli_wl_write_stats(o, sim_stats(s), p, t.host_seconds, partial, &werr) != 0) {
+			*err = werr;
+			rc = -1;
+		} else if (partial != NULL) {
+			rc = front_outcome(f) == FRONT_WATCHDOG ? SIM_EXIT_WATCHDOG : SIM_EXIT_LIMIT;
+		}
 	}
 	front_destroy(f);
 	sim_destroy(s);
@@ -483,12 +528,43 @@ static int run(const struct gpu_params *p, struct workload *const *ws, struct tr
 	return rc;
 }
 
+/* The exit status of run()'s result. */
+static int run_status(int rc, const struct sim_err *err)
+{
+	char buf[SIM_ERR_MSG_MAX + 300];
+
+	if (rc == 0)
+		return SIM_EXIT_OK;
+	if (rc < 0)
+		return cli_user_error(err);
+	fprintf(stderr, "gmsim: %s\n", sim_err_format(err, buf, sizeof buf));
+	return rc;
+}
+
+/* A whole number >= 1 (cycles) or a positive real (seconds) from an option's argument. */
+static bool parse_limit(const char *arg, bool whole, uint64_t *u, double *d)
+{
+	char *end;
+
+	errno = 0;
+	if (whole) {
+		if (arg[0] == '-')
+			return false;
+		*u = strtoull(arg, &end, 10);
+		return errno == 0 && end != arg && *end == '\0' && *u > 0;
+	}
+	*d = strtod(arg, &end);
+	return errno == 0 && end != arg && *end == '\0' && *d > 0 && isfinite(*d);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		CLI_WL_LONGOPTS,
 		CLI_TRACE_LONGOPTS,
 		{ "predict", no_argument, NULL, OPT_PREDICT },
+		{ "max-cycles", required_argument, NULL, OPT_MAX_CYCLES },
+		{ "max-host-seconds", required_argument, NULL, OPT_MAX_HOST },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -500,6 +576,7 @@ int cmd_run(int argc, char **argv)
 	struct gpu_params p;
 	struct sim_err err;
 	bool want_predict = false, quiet = false;
+	struct run_limits lim = { 0, 0.0 };
 	int ch, rc;
 
 	optind = 1;
@@ -514,7 +591,15 @@ int cmd_run(int argc, char **argv)
 			quiet = true;
 			continue;
 		}
+		if (ch == OPT_MAX_CYCLES && parse_limit(optarg, true, &lim.max_cycles, NULL))
+			continue;
+		if (ch == OPT_MAX_HOST && parse_limit(optarg, false, NULL, &lim.max_host_seconds))
+			continue;
 		cli_wl_opts_free(&o);
+		if (ch == OPT_MAX_CYCLES || ch == OPT_MAX_HOST)
+			return cli_usage_error("run", "%s takes a number above 0, got '%s'",
+					       ch == OPT_MAX_CYCLES ? "--max-cycles"
+								    : "--max-host-seconds", optarg);
 		if (ch == 'h') {
 			fputs(usage, stdout);
 			return SIM_EXIT_OK;
@@ -524,6 +609,10 @@ int cmd_run(int argc, char **argv)
 	if (optind < argc) {
 		cli_wl_opts_free(&o);
 		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+	}
+	if (o.bad_number) {
+		cli_wl_opts_free(&o);
+		return cli_usage_error("run", "--max-trace-mb takes a whole number of MB, 1 or more");
 	}
 	if (o.trace != NULL && (o.nworkloads > 0 || o.nparams > 0 || want_predict)) {
 		cli_wl_opts_free(&o);
@@ -535,10 +624,10 @@ int cmd_run(int argc, char **argv)
 			cli_wl_opts_free(&o);
 			return cli_user_error(&err);
 		}
-		rc = run(&p, NULL, tl, tl->nkernels, &o, false, quiet, &err);
+		rc = run(&p, NULL, tl, tl->nkernels, &o, false, quiet, &lim, &err);
 		trace_list_free(tl);
 		cli_wl_opts_free(&o);
-		return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);
+		return run_status(rc, &err);
 	}
 	if (want_predict && o.nworkloads > 1) {
 		cli_wl_opts_free(&o);
@@ -548,8 +637,8 @@ int cmd_run(int argc, char **argv)
 		cli_wl_opts_free(&o);
 		return cli_user_error(&err);
 	}
-	rc = run(&p, ws, NULL, nw, &o, want_predict, quiet, &err);
+	rc = run(&p, ws, NULL, nw, &o, want_predict, quiet, &lim, &err);
 	cli_wl_free(ws, nw);
 	cli_wl_opts_free(&o);
-	return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);
+	return run_status(rc, &err);
 }

@@ -23,7 +23,8 @@ enum sim_exit {
 	SIM_EXIT_OK = 0,
 	SIM_EXIT_USER = 1,  /* bad input */
 	SIM_EXIT_USAGE = 2, /* bad command line */
-	SIM_EXIT_WATCHDOG = 3,
+	SIM_EXIT_WATCHDOG = 3, /* deadlock: no progress for sim.watchdog_cycles (doc/limits.md) */
+	SIM_EXIT_LIMIT = 4,    /* a run limit (--max-cycles, --max-host-seconds) stopped the run */
 };
 
 /* A failure reported by library-style code: "file:line: msg" (file may be empty, line 0). */

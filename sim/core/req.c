@@ -27,6 +27,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -248,4 +249,34 @@ void req_pool_check(const struct req_pool *p)
 bool req_pool_is_drained(const struct req_pool *p)
 {
 	return p->created == p->retired && p->nfree == p->capacity;
+}
+
+const struct mem_req *req_pool_oldest(const struct req_pool *p)
+{
+	const struct mem_req *best = NULL;
+
+	for (const struct req_chunk *c = p->chunks; c != NULL; c = c->next) {
+		for (uint32_t i = 0; i < p->chunk; i++) {
+			const struct mem_req *r = &c->reqs[i];
+
+			if (r->stage != REQ_STAGE_FREE && (best == NULL || r->id < best->id))
+				best = r;
+		}
+	}
+	return best;
+}
+
+void req_dump(const struct mem_req *r, tick_t core_period_ps, const char *indent, FILE *out)
+{
+	fprintf(out, "%srequest %" PRIu64 ": %s of line %#" PRIx64 " (sectors %#x), sm %u warp %u, "
+		"slice %u, channel %u, stage %s%s\n", indent, r->id, mem_req_type_name(r->type),
+		(uint64_t)r->addr, r->sector_mask, r->sm, r->warp, r->slice, r->channel,
+		mem_stage_name(r->stage), r->is_reply ? " (reply)" : "");
+	for (int s = 0; s < MEM_STAGE_COUNT; s++) {
+		if (r->stamp[s] == TICK_NEVER)
+			continue;
+		fprintf(out, "%s  %-11s tick %" PRIu64 " ps = core cycle %" PRIu64 "\n", indent,
+			mem_stage_name((enum mem_stage)s), (uint64_t)r->stamp[s],
+			core_period_ps > 0 ? (uint64_t)(r->stamp[s] / core_period_ps) : 0);
+	}
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "types.h"
 
@@ -104,5 +105,11 @@ uint64_t req_pool_grows(const struct req_pool *p);
 void req_pool_check(const struct req_pool *p);
 /* True when every request created was retired and every object is free again. */
 bool req_pool_is_drained(const struct req_pool *p);
+/* The request in flight with the smallest id (the oldest), or NULL when none is. O(capacity):
+ * for the watchdog's dump, never the hot path. Still owned by whoever holds it. */
+const struct mem_req *req_pool_oldest(const struct req_pool *p);
+/* One line about r (id, type, address, origin, stage) and one per stamped stage with its tick
+ * and the core cycle of that tick (core_period_ps > 0), each line starting with indent. */
+void req_dump(const struct mem_req *r, tick_t core_period_ps, const char *indent, FILE *out);
 
 #endif /* SIM_REQ_H */

@@ -769,6 +769,8 @@ static void dump_text(const struct dump *dp, const struct stats_header *hdr)
 		fprintf(dp->out, "# gmsim%s%s  config 0x%016" PRIx64 "  seed %" PRIu64,
 			hdr->version != NULL ? " " : "", hdr->version != NULL ? hdr->version : "",
 			hdr->config_hash, hdr->seed);
+		if (hdr->partial != NULL)
+			fprintf(dp->out, "  partial %s", hdr->partial);
 		if (host_shown(dp->flags)) {
 			struct stats_val hs = val_real(hdr->host_seconds);
 
@@ -817,6 +819,8 @@ static void dump_csv(const struct dump *dp, const struct stats_header *hdr)
 			csv_row(dp->out, "gmsim.version", hdr->version);
 		fprintf(dp->out, "gmsim.config_hash,0x%016" PRIx64 "\n", hdr->config_hash);
 		fprintf(dp->out, "gmsim.seed,%" PRIu64 "\n", hdr->seed);
+		if (hdr->partial != NULL)
+			csv_row(dp->out, "gmsim.partial", hdr->partial);
 		if (host_shown(dp->flags)) {
 			struct stats_val hs = val_real(hdr->host_seconds);
 
@@ -892,6 +896,10 @@ static void json_header(const struct dump *dp, const struct stats_header *hdr, i
 	json_string(out, hash);
 	json_key(out, depth + 1, "seed", 4, &first);
 	fprintf(out, "%" PRIu64, hdr->seed);
+	if (hdr->partial != NULL) {
+		json_key(out, depth + 1, "partial", 7, &first);
+		json_string(out, hdr->partial);
+	}
 	if (host_shown(dp->flags)) {
 		struct stats_val hs = val_real(hdr->host_seconds);
 

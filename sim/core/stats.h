@@ -26,6 +26,9 @@
  * Formats
  *   TEXT  a header comment line, then one aligned line per value: `name  value  # description`
  *   JSON  {"gmsim": {header}, <nested by dotted name>}; NaN and infinities print as null
+ * A header with `partial` set says so in every format (JSON "partial": "max_cycles", CSV
+ * gmsim.partial, TEXT "partial max_cycles"): the run stopped early and the values are those of
+ * that moment.
  *   CSV   `name,value` rows, the header's fields first as gmsim.<field>
  * Integers print exactly; doubles with %.9g.
  *
@@ -78,6 +81,8 @@ struct stats_header {
 	uint64_t seed;
 	const char *host_time;   /* ISO 8601 wall-clock time of the run (host-dependent) */
 	double host_seconds;     /* wall-clock seconds of the run (host-dependent) */
+	const char *partial;     /* why the run stopped early ("max_cycles", "watchdog"), or NULL:
+				  * then the values are those at that point */
 };
 
 struct stats;

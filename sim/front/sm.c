@@ -15,8 +15,10 @@
 #include "config.h"
 
 #include <gsl/gsl_rng.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
 #include "coalescer.h"
@@ -72,8 +74,6 @@ _Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS
 #define SLOT_NOREG WORKLOAD_MAX_REGS
 #define SLOT_CHASE (WORKLOAD_MAX_REGS + 1)
 #define NSLOTS (WORKLOAD_MAX_REGS + 2)
-/* Core cycles without progress, the memory system idle, before the run is declared stuck. */
-#define FRONT_WATCHDOG_CYCLES 100000
 /* Core cycles between progress callbacks. */
 #define FRONT_SLICE_CYCLES 4096
 
@@ -184,7 +184,13 @@ struct front {
 	uint64_t threads, nblocks, next_block, blocks_done, age;
 	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
 	cycle_t end;
-	uint64_t progress;      /* issues and replies, for the watchdog */
+	cycle_t progress_at;    /* core cycle of the last issue or reply, for the watchdog */
+	uint64_t watchdog;      /* sim.watchdog_cycles */
+	cycle_t max_cycles;     /* front_set_limits; 0: none */
+	double max_host_s;
+	struct timespec t0;     /* host time front_run started */
+	enum front_outcome outcome;
+	cycle_t stopped_at;     /* the cycle a limit or the watchdog stopped the run */
 	front_progress_fn *progress_fn;
 	void *progress_ctx;
 	front_trace_fn *trace_fn;
@@ -558,7 +564,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 	struct coal_inst inst;
 
 	f->st.warp_insts++;
-	f->progress++;
+	f->progress_at = now;
 	if (f->trace_fn != NULL)
 		f->trace_fn(f->trace_ctx, now, sm->id, w->gid, op);
 	switch (op->kind) {
@@ -789,7 +795,7 @@ static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 	if (r->type == MEM_REQ_LOAD)
 		account_stages(f, r);
 	req_free(f->pool, r, eventq_now(f->q));
-	f->progress++;
+	f->progress_at = now;
 	w->inflight--;
 	if (--w->c->outstanding[slot] != 0)
 		return;
@@ -1037,6 +1043,7 @@ static struct front *front_new(struct sim *s, const struct sm_params *p, size_t 
 	f->s = s;
 	f->p = *p;
 	f->nw = nw;
+	f->watchdog = sim_params(s)->sim.watchdog_cycles;
 	f->clk = sim_core_clock(s);
 	f->q = sim_eventq(s);
 	f->pool = sim_pool(s);
@@ -1202,11 +1209,48 @@ static void front_dump(const struct front *f, FILE *out)
 	}
 }
 
-/* Runs the current kernel until its last block retires. Returns 0, or -1 with err filled. */
+/* The watchdog's report on stderr: the SMs, every unit's queues, the oldest request in flight
+ * with its stage stamps. Fills err with the one-line summary; returns -1. */
+static int watchdog_fire(struct front *f, cycle_t at, const char *why, struct sim_err *err)
+{
+	const struct mem_req *r = req_pool_oldest(f->pool);
+	uint64_t inflight = req_pool_in_flight(f->pool);
+
+	f->outcome = FRONT_WATCHDOG;
+	f->stopped_at = at;
+	fprintf(stderr, "gmsim: watchdog at core cycle %" PRIu64 ": %s; state of every unit:\n",
+		(uint64_t)at, why);
+	front_dump(f, stderr);
+	sim_dump(f->s, stderr);
+	if (r != NULL) {
+		fprintf(stderr, "oldest request in flight (of %" PRIu64 "):\n", inflight);
+		req_dump(r, clock_period(f->clk), "  ", stderr);
+	} else {
+		fprintf(stderr, "no request in flight\n");
+	}
+	fprintf(stderr, "gmsim: watchdog: end of state dump\n");
+	return sim_err_set(err, f->kpath, 0, "watchdog: %s at core cycle %" PRIu64 " (kernel %zu, "
+			   "%" PRIu64 " of %" PRIu64 " blocks done, %" PRIu64 " requests in "
+			   "flight); the state dump above names the units and the oldest request",
+			   why, (uint64_t)at, f->kidx, f->blocks_done, f->nblocks, inflight);
+}
+
+static double host_seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Runs the current kernel until its last block retires. Returns 0, or -1 with err filled and
+ * f->outcome set. */
 static int run_kernel(struct front *f, struct sim_err *err)
 {
 	bool more = true;
 	uint32_t i;
+	cycle_t cur;
+	char why[160];
 
 	f->kstart[f->kidx] = clock_cycle(f->clk);
 	/* round-robin: one block per SM per round while they fit */
@@ -1224,66 +1268,106 @@ static int run_kernel(struct front *f, struct sim_err *err)
 	for (i = 0; i < f->nsm; i++)
 		if (f->sms[i].blocks_used > 0)
 			clock_wake(f->sms[i].unit);
-	/* Watchdog: a span of core cycles with no reply and no issue is a deadlock (refresh
-	 * alone keeps the event queue going for ever). The queue runs in slices of
-	 * FRONT_SLICE_CYCLES for the progress callback; slicing does not change what happens. */
-	{
-		uint64_t before = f->progress;
-		cycle_t since = clock_cycle(f->clk);
+	/* The queue runs in slices of at most FRONT_SLICE_CYCLES, each ending at a core cycle edge
+	 * (events at that edge included): at the progress callback, the watchdog's deadline (last
+	 * progress + sim.watchdog_cycles: a span with no issue and no reply is a deadlock, which
+	 * refresh alone would keep simulating for ever) and the cycle limit. Where a slice ends
+	 * does not change what happens, so limits stop a run at the exact cycle. */
+	cur = clock_cycle(f->clk);
+	f->progress_at = cur;
+	for (;;) {
+		cycle_t stop = cur + FRONT_SLICE_CYCLES, deadline = f->progress_at + f->watchdog;
 
-		for (;;) {
-			tick_t limit = clock_tick_of(f->clk, clock_cycle(f->clk) + FRONT_SLICE_CYCLES);
-
-			eventq_run_until(f->q, limit);
-			if (f->failed || f->blocks_done == f->nblocks)
-				break;
-			if (f->progress_fn != NULL)
-				f->progress_fn(f->progress_ctx, clock_cycle(f->clk), f->blocks_done,
-					       f->nblocks, f->st.warp_insts);
-			if (f->progress != before) {
-				before = f->progress;
-				since = clock_cycle(f->clk);
-			} else if (clock_cycle(f->clk) - since >= FRONT_WATCHDOG_CYCLES) {
-				front_dump(f, stderr);
-				sim_dump(f->s, stderr);
-				break;
-			}
-			if (eventq_next_tick(f->q) == TICK_NEVER)
-				break;
+		if (deadline < stop)
+			stop = deadline;
+		if (f->max_cycles != 0 && f->max_cycles < stop)
+			stop = f->max_cycles > cur ? f->max_cycles : cur;
+		eventq_run_until(f->q, clock_tick_of(f->clk, stop));
+		cur = stop;
+		if (f->failed || f->blocks_done == f->nblocks)
+			break;
+		if (f->progress_fn != NULL)
+			f->progress_fn(f->progress_ctx, cur, f->blocks_done, f->nblocks,
+				       f->st.warp_insts);
+		if (cur >= f->progress_at + f->watchdog) {
+			snprintf(why, sizeof why, "no warp instruction issued and no request retired "
+				 "in the %" PRIu64 " core cycles since cycle %" PRIu64
+				 " (sim.watchdog_cycles)", f->watchdog, (uint64_t)f->progress_at);
+			return watchdog_fire(f, cur, why, err);
 		}
+		if (f->max_cycles != 0 && cur >= f->max_cycles) {
+			f->outcome = FRONT_LIMIT_CYCLES;
+			f->stopped_at = cur;
+			return sim_err_set(err, NULL, 0, "limit: the run reached --max-cycles %" PRIu64
+					   " with %" PRIu64 " of %" PRIu64 " blocks of kernel %zu done; "
+					   "statistics so far, marked partial", (uint64_t)f->max_cycles,
+					   f->blocks_done, f->nblocks, f->kidx);
+		}
+		if (f->max_host_s > 0 && host_seconds_since(&f->t0) >= f->max_host_s) {
+			f->outcome = FRONT_LIMIT_HOST;
+			f->stopped_at = cur;
+			return sim_err_set(err, NULL, 0, "limit: the run used up --max-host-seconds %g "
+					   "at core cycle %" PRIu64 " with %" PRIu64 " of %" PRIu64
+					   " blocks of kernel %zu done; statistics so far, marked partial",
+					   f->max_host_s, (uint64_t)cur, f->blocks_done, f->nblocks,
+					   f->kidx);
+		}
+		if (eventq_next_tick(f->q) == TICK_NEVER)
+			return watchdog_fire(f, cur, "nothing left to simulate with blocks to run", err);
 	}
 	if (f->failed) {
+		f->outcome = FRONT_FAILED;
 		*err = f->err;
 		return -1;
 	}
-	if (f->blocks_done != f->nblocks)
-		return sim_err_set(err, f->kpath, 0, "the kernel stopped with %llu of %llu blocks "
-				   "done (deadlock)", (unsigned long long)f->blocks_done,
-				   (unsigned long long)f->nblocks);
 	f->kend[f->kidx] = f->end;
 	/* Drain what the last warps left in flight (write-throughs on their way to the L2, their
 	 * acks), so that every request created is retired before the next kernel starts, as a
 	 * kernel boundary does. The kernel's cycle count stays at its last warp's end. A hierarchy
-	 * that does not drain within the watchdog span is a bug. */
+	 * that does not drain within the watchdog span is wedged. */
 	{
-		cycle_t give_up = clock_cycle(f->clk) + FRONT_WATCHDOG_CYCLES;
+		cycle_t give_up = cur + f->watchdog;
 
-		while (!sim_is_idle(f->s) && clock_cycle(f->clk) < give_up &&
-		       eventq_next_tick(f->q) != TICK_NEVER)
-			eventq_run_until(f->q, clock_tick_of(f->clk, clock_cycle(f->clk) + 64));
+		while (!sim_is_idle(f->s) && cur < give_up &&
+		       eventq_next_tick(f->q) != TICK_NEVER) {
+			cur = cur + 64 < give_up ? cur + 64 : give_up;
+			eventq_run_until(f->q, clock_tick_of(f->clk, cur));
+		}
 		if (!sim_is_idle(f->s)) {
-			sim_dump(f->s, stderr);
-			sim_panic("the memory hierarchy did not drain after the kernel ended");
+			snprintf(why, sizeof why, "the memory system did not drain in the %" PRIu64
+				 " core cycles after the kernel's last block (sim.watchdog_cycles)",
+				 f->watchdog);
+			return watchdog_fire(f, cur, why, err);
 		}
 		SIM_ASSERT(req_pool_is_drained(sim_pool(f->s)));
 	}
 	return 0;
 }
 
-int front_run(struct front *f, struct sim_err *err)
+void front_set_limits(struct front *f, cycle_t max_cycles, double max_host_seconds)
+{
+	f->max_cycles = max_cycles;
+	f->max_host_s = max_host_seconds;
+}
+
+enum front_outcome front_outcome(const struct front *f)
+{
+	return f->outcome;
+}
+
+/* The per-stage means of the load line requests retired so far, core cycles. */
+static void stage_means(struct front *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < MEM_STAGE_COUNT; i++)
+		f->stage_mean[i] = f->stage_reqs ? (double)f->stage_ticks[i] /
+				   (double)clock_period(f->clk) / (double)f->stage_reqs : 0.0;
+}
+
+static int run_all(struct front *f, struct sim_err *err)
 {
 	size_t k, c;
-	uint32_t i;
 
 	if (f->tl != NULL) {
 		/* the list's commands in order: copies warm the L2, kernels run */
@@ -1294,7 +1378,11 @@ int front_run(struct front *f, struct sim_err *err)
 				f->warm_lines += sim_l2_warm(f->s, cmd->addr, cmd->bytes);
 				continue;
 			}
-			if (front_kernel(f, cmd->kernel, err) != 0 || run_kernel(f, err) != 0)
+			if (front_kernel(f, cmd->kernel, err) != 0) {
+				f->outcome = FRONT_FAILED;
+				return -1;
+			}
+			if (run_kernel(f, err) != 0)
 				return -1;
 		}
 	}
@@ -1304,10 +1392,18 @@ int front_run(struct front *f, struct sim_err *err)
 		if (run_kernel(f, err) != 0)
 			return -1;
 	}
-	for (i = 0; i < MEM_STAGE_COUNT; i++)
-		f->stage_mean[i] = f->stage_reqs ? (double)f->stage_ticks[i] /
-				   (double)clock_period(f->clk) / (double)f->stage_reqs : 0.0;
 	return 0;
+}
+
+int front_run(struct front *f, struct sim_err *err)
+{
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &f->t0);
+	f->outcome = FRONT_DONE;
+	rc = run_all(f, err);
+	stage_means(f); /* a partial run's too */
+	return rc;
 }
 
 void front_set_trace(struct front *f, front_trace_fn *fn, void *ctx)
@@ -1324,7 +1420,7 @@ void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx)
 
 cycle_t front_cycles(const struct front *f)
 {
-	return f->end;
+	return f->outcome == FRONT_DONE || f->outcome == FRONT_FAILED ? f->end : f->stopped_at;
 }
 
 void front_kernel_cycles(const struct front *f, size_t k, cycle_t *start, cycle_t *end)

@@ -132,10 +132,30 @@ struct front *front_create(struct sim *s, const struct sm_params *p,
 struct front *front_create_trace(struct sim *s, const struct sm_params *p, struct trace_list *tl,
 				 uint64_t seed, struct sim_err *err);
 void front_destroy(struct front *f);
-/* Runs the event queue until every block of every kernel has retired (or an expression fails).
- * Returns 0, or -1 with err filled (an evaluation error such as a division by zero in an
- * index). */
+/* How front_run ended. */
+enum front_outcome {
+	FRONT_DONE,         /* every block of every kernel retired */
+	FRONT_FAILED,       /* an evaluation error (a division by zero in an index) */
+	FRONT_WATCHDOG,     /* sim.watchdog_cycles without progress: a deadlock (see front_run) */
+	FRONT_LIMIT_CYCLES, /* the run reached its cycle limit (front_set_limits) */
+	FRONT_LIMIT_HOST,   /* the run used up its host seconds (front_set_limits) */
+};
+/* Bounds the run: max_cycles core cycles from cycle 0, max_host_seconds of wall-clock time
+ * measured from the start of front_run (checked every few thousand core cycles); 0: none. */
+void front_set_limits(struct front *f, cycle_t max_cycles, double max_host_seconds);
+/*
+ * Runs the event queue until every block of every kernel has retired. Returns 0, or -1 with err
+ * filled and front_outcome telling why:
+ *   an evaluation error (a division by zero in an index);
+ *   the watchdog: no warp instruction issued and no request retired (replied to an SM) for
+ *   sim.watchdog_cycles core cycles while blocks remain, or a kernel's requests not drained
+ *   within that span after its last block; or nothing left to simulate with blocks remaining.
+ *   The SMs, every unit's queues (sim_dump) and the oldest request in flight with its stage
+ *   stamps go to stderr first; the run stops at exactly last progress + watchdog_cycles;
+ *   a limit of front_set_limits: the run stops at that cycle, its statistics are those so far.
+ */
 int front_run(struct front *f, struct sim_err *err);
+enum front_outcome front_outcome(const struct front *f);
 /* Called every few thousand core cycles of front_run with the current cycle, blocks retired
  * of all, and warp instructions issued so far. */
 typedef void front_progress_fn(void *ctx, cycle_t cycle, uint64_t blocks_done, uint64_t blocks,
@@ -147,7 +167,8 @@ void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx);
 typedef void front_trace_fn(void *ctx, cycle_t cycle, uint32_t sm, uint64_t gid,
 			    const struct winst *op);
 void front_set_trace(struct front *f, front_trace_fn *fn, void *ctx);
-/* Core cycle at which the last block (of the last kernel) retired. */
+/* Core cycle at which the last block (of the last kernel) retired; after a limit or the
+ * watchdog, the cycle the run stopped at. */
 cycle_t front_cycles(const struct front *f);
 /* Kernel k's first launch and last block's retirement, core cycles. */
 void front_kernel_cycles(const struct front *f, size_t k, cycle_t *start, cycle_t *end);

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,6 +421,7 @@ int trace_list_load(const char *path, const char *isa_path, bool strict, struct 
 	l->path = xstrdup(path);
 	l->isa_path = xstrdup(isa_path != NULL ? isa_path : ISA_DEFAULT_PATH);
 	l->strict = strict;
+	l->max_block_bytes = (uint64_t)TRACE_DEFAULT_MAX_BLOCK_MB << 20;
 	if (is_kernel_file(path)) {
 		if (add_kernel(l, path, 0, err) != 0) {
 			trace_list_free(l);
@@ -988,6 +990,21 @@ static void warn_unknown(struct trace_list *l, const char *path, int line, const
 		 l->isa_path, isa_unknown_latency(isa));
 }
 
+/* Bytes a block of ninsts instructions and naddrs lane addresses buffers. */
+static double block_mb(const struct trace_block *b, uint64_t ninsts, uint64_t naddrs)
+{
+	return ((double)ninsts * (double)sizeof *b->insts +
+		(double)naddrs * (double)sizeof *b->addrs) / (1024.0 * 1024.0);
+}
+
+static bool block_too_big(const struct trace_reader *r, const struct trace_block *b,
+			  uint64_t ninsts, uint64_t naddrs)
+{
+	uint64_t max = r->l->max_block_bytes;
+
+	return max != 0 && block_mb(b, ninsts, naddrs) * 1024.0 * 1024.0 > (double)max;
+}
+
 int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_err *err)
 {
 	struct src *s = &r->s;
@@ -1051,6 +1068,13 @@ int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_e
 		if (!keyed(trim(s->line), "insts", &ninst))
 			return sim_err_set(err, s->path, s->lineno, "expected `insts = N` after "
 					   "`warp = %u`, got \"%.60s\"", w, s->line);
+		if (block_too_big(r, b, (uint64_t)b->ninsts + ninst, b->naddrs))
+			return sim_err_set(err, s->path, s->lineno, "thread block (%u,%u,%u): warp %u "
+					   "announces %u instructions: the block would buffer %.0f MB, "
+					   "above the trace buffering ceiling of %" PRIu64 " MB "
+					   "(--max-trace-mb)", b->id[0], b->id[1], b->id[2], w, ninst,
+					   block_mb(b, (uint64_t)b->ninsts + ninst, b->naddrs),
+					   r->l->max_block_bytes >> 20);
 		if (b->ninsts + ninst > b->cap_insts) {
 			b->cap_insts = (b->ninsts + ninst) * 2;
 			b->insts = xreallocarray(b->insts, b->cap_insts, sizeof *b->insts);
@@ -1069,6 +1093,14 @@ int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_e
 			if (trace_parse_inst(k, r->isa, s->line, in, b, msg, sizeof msg) != 0)
 				return sim_err_set(err, s->path, s->lineno, "%s", msg);
 			in->line = (uint32_t)s->lineno;
+			if (block_too_big(r, b, (uint64_t)b->ninsts + ninst, b->naddrs))
+				return sim_err_set(err, s->path, s->lineno, "thread block (%u,%u,%u): "
+						   "warp %u: its lane addresses take the block to "
+						   "%.0f MB, above the trace buffering ceiling of %"
+						   PRIu64 " MB (--max-trace-mb)", b->id[0], b->id[1],
+						   b->id[2], w, block_mb(b, (uint64_t)b->ninsts + ninst,
+									 b->naddrs),
+						   r->l->max_block_bytes >> 20);
 			if (in->unknown) {
 				char op[128];
 

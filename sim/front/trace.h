@@ -143,7 +143,15 @@ struct trace_list {
 	size_t nwarned;
 	uint64_t unknown_insts;        /* instructions with an unknown opcode */
 	uint64_t alias_warps;          /* warps whose loads wrote more than TRACE_SLOTS registers */
+	/* The ceiling on what one buffered thread block may hold (instructions and lane
+	 * addresses), bytes; 0: none. trace_list_load sets TRACE_DEFAULT_MAX_BLOCK_MB; a block
+	 * that would exceed it is an error naming the file, line and block. The front buffers
+	 * one block per resident block slot and one read ahead, so this bounds the whole. */
+	uint64_t max_block_bytes;
 };
+/* 1 GiB: 13 million decoded instructions in one block, 100x the largest block of the
+ * Accel-Sim traces we have seen, and still far below the host memory of a run. */
+#define TRACE_DEFAULT_MAX_BLOCK_MB 1024
 
 /*
  * Loads the list at path (or one kernel file), reading every kernel's header; isa_path is the

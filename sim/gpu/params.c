@@ -29,6 +29,17 @@ static const struct cfg_field l2_cache_fields[] = { CACHE_FIELDS("96", "16") };
 static const struct cfg_field sim_fields[] = {
 	CFG_U64_FIELD(struct sim_params, seed, 0, INT64_MAX, "1",
 		      "seed of every random choice (workload rand(), random replacement)"),
+	/* 10^5 cycles is 20x the longest legitimate silence seen (a DRAM refresh storm under a
+	 * full write drain is a few thousand cycles); the upper bound keeps last + span from
+	 * overflowing a cycle_t. */
+	CFG_U64_FIELD(struct sim_params, watchdog_cycles, 1, UINT64_C(1) << 40, "100000",
+		      "core cycles with no warp instruction issued and no request retired that end "
+		      "the run as a deadlock: every unit's queues and the oldest request in flight "
+		      "go to stderr, exit status 3 (doc/limits.md)"),
+	CFG_U64_FIELD(struct sim_params, fault_lose_dram_read, 0, INT64_MAX, "0",
+		      "fault injection for tests of the watchdog: the n-th DRAM read to complete "
+		      "(all channels, in completion order) is never handed back to its L2 slice, "
+		      "so its requests wait for ever; 0: off"),
 };
 
 /* Up to 10 GHz: above that a period of 100 ps rounds too coarsely to trust. */

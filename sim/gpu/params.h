@@ -28,10 +28,13 @@ struct gpu_desc_params {
 	uint32_t l2_slices_per_channel;
 };
 
-/* sim: how the simulation runs. (Run limits and the watchdog join it with the hardening work;
- * a key is only listed once something obeys it.) */
+/* sim: how the simulation runs: the seed, the watchdog (sim/front/sm.c: front_run) and a fault
+ * that tests use to wedge the model on purpose. Host limits (--max-cycles, --max-host-seconds)
+ * are options of gmsim run, not config keys: they bound a run, not the machine it models. */
 struct sim_params {
 	uint64_t seed;
+	uint64_t watchdog_cycles;       /* core cycles without progress that end a run, exit 3 */
+	uint64_t fault_lose_dram_read;  /* 0: off; n: the n-th DRAM read never returns */
 };
 
 /* clock: the clock domains set directly; the DRAM clock derives from dram.data_rate_gbps. */

@@ -16,8 +16,11 @@
  * whole config is still checked, and the l1.* and l2.* totals exist (zero) so that reports and
  * scripts find them; mem.* sums the fixedmem counters.
  *
- * Not modelled yet: the SM front end (warps, coalescer, shared memory) - a driver such as
- * probe.c pushes line requests; the watchdog; far/near L2 partitions.
+ * sim.fault_lose_dram_read drops one DRAM read's completion in mc_done, on purpose: the one way
+ * to wedge a correct model, for the watchdog's tests (sim/front/sm.c: front_run).
+ *
+ * Not modelled yet: far/near L2 partitions. The SM front end lives in sim/front/sm.c (gmsim
+ * run) or a driver such as probe.c pushes line requests.
  */
 #include "config.h"
 
@@ -76,14 +79,20 @@ struct sim {
 	struct level_totals t1, t2;
 	struct mem_totals tm;
 	struct stats_dist *rd_lat; /* dram.read_latency_ns */
+	uint64_t dram_reads_done;  /* for sim.fault_lose_dram_read */
 };
 
 static void mc_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle_t done)
 {
 	struct sim *s = ctx;
 
-	if (!a->is_write)
+	if (!a->is_write) {
 		stats_dist_add(s->rd_lat, (double)(done - arrival) * (double)s->spec.tck_ps / 1000.0);
+		/* The injected fault: the read's data is lost on its way back, the L2 slice's MSHR
+		 * entry and every request merged into it wait for ever (the watchdog's test). */
+		if (++s->dram_reads_done == s->p.sim.fault_lose_dram_read)
+			return;
+	}
 	l2_dram_done(l2_access_owner(a), a, done);
 }
 
@@ -294,6 +303,11 @@ void sim_destroy(struct sim *s)
 	free(s->l2_in);
 	free(s->mcs);
 	free(s);
+}
+
+const struct gpu_params *sim_params(const struct sim *s)
+{
+	return &s->p;
 }
 
 struct eventq *sim_eventq(struct sim *s)

@@ -35,6 +35,8 @@ struct sim;
 /* Builds the machine. Returns NULL with err filled if the parameters do not fit together. */
 struct sim *sim_create(const struct gpu_params *p, struct sim_err *err);
 void sim_destroy(struct sim *s);
+/* The parameters the machine was built with (the sim's own copy). */
+const struct gpu_params *sim_params(const struct sim *s);
 
 struct eventq *sim_eventq(struct sim *s);
 struct clock *sim_core_clock(struct sim *s);
