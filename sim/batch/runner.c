@@ -213,6 +213,19 @@ static void write_assignments(FILE *f, const char *name, const char *const *kv, 
 	fputs("},\n", f);
 }
 
+/* Cuts msg down to its last non-empty line (the summary after a watchdog's state dump). */
+static void last_line(char *msg)
+{
+	size_t n = strlen(msg);
+	char *nl;
+
+	while (n > 0 && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	nl = strrchr(msg, '\n');
+	if (nl != NULL)
+		memmove(msg, nl + 1, strlen(nl + 1) + 1);
+}
+
 /* Builds and writes DIR/points/ID.json for a finished child. */
 static int record(const struct runner_opts *o, const struct sweep_job *job, const struct slot *sl,
 		  int wstatus, double host_s, bool *ok, struct sim_err *err)
@@ -234,6 +247,15 @@ static int record(const struct runner_opts *o, const struct sweep_job *job, cons
 		free(msg);
 		msg = m;
 		status = "timeout";
+	} else if (WIFEXITED(wstatus) && (code == SIM_EXIT_LIMIT || code == SIM_EXIT_WATCHDOG)) {
+		/* stopped by itself: its statistics so far are kept, marked partial */
+		status = code == SIM_EXIT_LIMIT ? "limit" : "watchdog";
+		stats = json_parse_file(sl->stats, why, sizeof why);
+		if (stats == NULL || stats->kind != JSON_OBJECT) {
+			json_free(stats);
+			stats = NULL;
+		}
+		last_line(msg);
 	} else if (code != 0) {
 		status = "failed";
 		if (msg[0] == '\0') {
@@ -272,7 +294,7 @@ static int record(const struct runner_opts *o, const struct sweep_job *job, cons
 	else
 		json_write_string(f, msg);
 	fputs(",\n  \"stats\": ", f);
-	if (stats != NULL && strcmp(status, "ok") == 0)
+	if (stats != NULL)
 		json_write(f, stats, 2);
 	else
 		fputs("null", f);
@@ -308,7 +330,8 @@ static int point_state(const char *out, const char *id)
 static int spawn(const struct runner_opts *o, const struct sweep_job *job, struct slot *sl,
 		 struct sim_err *err)
 {
-	size_t argc = 0, i, max = 12 + 2 * (job->nset + job->nparam);
+	size_t argc = 0, i, max = 16 + 2 * (job->nset + job->nparam);
+	char cyc[32], host[48];
 	char **argv = xcalloc(max, sizeof *argv);
 	pid_t parent = getpid(), pid;
 
@@ -328,6 +351,16 @@ static int spawn(const struct runner_opts *o, const struct sweep_job *job, struc
 	for (i = 0; i < job->nset; i++) {
 		argv[argc++] = (char *)"-o";
 		argv[argc++] = (char *)job->set[i];
+	}
+	if (o->max_cycles != 0) {
+		snprintf(cyc, sizeof cyc, "%" PRIu64, o->max_cycles);
+		argv[argc++] = (char *)"--max-cycles";
+		argv[argc++] = cyc;
+	}
+	if (o->max_host_seconds > 0) {
+		snprintf(host, sizeof host, "%.17g", o->max_host_seconds);
+		argv[argc++] = (char *)"--max-host-seconds";
+		argv[argc++] = host;
 	}
 	argv[argc++] = (char *)"--stats-json";
 	argv[argc++] = sl->stats;

@@ -16,9 +16,13 @@
  *
  * Point file:
  *	{ "point": ID, "config": ..., "workload": ..., "overrides": { "l2.cache.size_kb": 512 },
- *	  "params": { "stride": 4 }, "seed": 1, "status": "ok" | "failed" | "timeout",
+ *	  "params": { "stride": 4 }, "seed": 1,
+ *	  "status": "ok" | "failed" | "timeout" | "limit" | "watchdog",
  *	  "exit_status": 0, "host_seconds": 1.25, "error": null | "the child's stderr",
  *	  "stats": { every statistic of the run, as --stats-json writes them } | null }
+ * "limit": the point reached max_cycles or max_host_seconds (exit 4); "watchdog": it deadlocked
+ * (exit 3). Both keep the point's statistics, partial ("gmsim": {"partial": ...}), and its last
+ * stderr line as the error; like "failed" they are rerun only with retry_failed.
  * Host-dependent fields (they differ between two runs of the same point): host_seconds, and in
  * stats gmsim.host_seconds and sim.host_seconds. Everything else is a function of the point.
  *
@@ -40,6 +44,8 @@ struct runner_opts {
 	const char *self;   /* the gmsim binary the children exec */
 	unsigned jobs;      /* children at once, >= 1 */
 	double timeout_s;   /* per point */
+	uint64_t max_cycles;        /* per point, --max-cycles of its gmsim run; 0: none */
+	double max_host_seconds;    /* per point, --max-host-seconds; 0: none */
 	bool retry_failed;
 	bool progress;      /* a progress line on stderr */
 	bool lock;          /* hold DIR/.lock: one runner per directory (--run-point does not) */

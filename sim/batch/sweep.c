@@ -726,6 +726,7 @@ out:
 
 static const char *const sw_keys[] = {
 	"configs", "workloads", "axes", "params", "zip", "exclude", "metrics", "timeout_s",
+	"max_cycles", "max_host_seconds",
 };
 #define SW_NKEYS (sizeof sw_keys / sizeof sw_keys[0])
 
@@ -797,6 +798,19 @@ static struct sweep *sw_load(struct cfg *c, const char *path, struct sim_err *er
 	n = cfg_node_member(root, "timeout_s");
 	if (n != NULL && (cfg_node_float(n, &s->timeout_s) != 0 || !(s->timeout_s > 0)))
 		sw_err(&L, n, "timeout_s", "expected a number of seconds > 0");
+	n = cfg_node_member(root, "max_cycles");
+	if (n != NULL) {
+		int64_t v;
+
+		if (cfg_node_int(n, &v) != 0 || v <= 0)
+			sw_err(&L, n, "max_cycles", "expected a whole number of core cycles > 0");
+		else
+			s->max_cycles = (uint64_t)v;
+	}
+	n = cfg_node_member(root, "max_host_seconds");
+	if (n != NULL && (cfg_node_float(n, &s->max_host_seconds) != 0 ||
+			  !(s->max_host_seconds > 0)))
+		sw_err(&L, n, "max_host_seconds", "expected a number of seconds > 0");
 	if (L.nerr == 0)
 		expand(&L);
 	for (i = 0; i < L.nwls; i++)

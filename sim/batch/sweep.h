@@ -30,7 +30,12 @@
  *	metrics    statistic names for results.csv, * and ? wildcards as in the shell (coal.*,
  *	           mc*.row_hits); a distribution's parts are name.mean, name.p99, ... Default:
  *	           SWEEP_DEFAULT_METRICS
- *	timeout_s  per-point wall-clock limit in seconds (default SWEEP_DEFAULT_TIMEOUT_S)
+ *	timeout_s  per-point wall-clock limit in seconds (default SWEEP_DEFAULT_TIMEOUT_S): the
+ *	           runner kills a point past it (status "timeout", no statistics)
+ *	max_cycles, max_host_seconds
+ *	           run limits of each point, as gmsim run --max-cycles / --max-host-seconds: a
+ *	           point that reaches one stops itself (status "limit", partial statistics kept);
+ *	           default none
  *
  * Expansion: the cartesian product of config x workload x the override axes in file order x
  * the param axes in file order, the first outermost, minus exclusions. File names are used as
@@ -99,6 +104,8 @@ struct sweep {
 	char **metrics;
 	size_t nmetrics;
 	double timeout_s;
+	uint64_t max_cycles;         /* 0: none */
+	double max_host_seconds;     /* 0: none */
 	struct sweep_point *points;
 	size_t npoints;
 	size_t nexcluded;

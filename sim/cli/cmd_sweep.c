@@ -248,6 +248,8 @@ static int run_sweep(const struct sweep_args *a, const char *self)
 	ro.self = self;
 	ro.jobs = (unsigned)a->jobs;
 	ro.timeout_s = a->timeout > 0 ? a->timeout : s->timeout_s;
+	ro.max_cycles = s->max_cycles;
+	ro.max_host_seconds = s->max_host_seconds;
 	ro.retry_failed = a->retry;
 	ro.progress = !a->quiet && isatty(STDERR_FILENO);
 	ro.lock = true;

@@ -787,6 +787,42 @@ static void test_dump_reads_live_values(void **state)
 	free(s);
 }
 
+/* Counters are 64-bit all the way to the output: a counter incremented past 2^32 (as a long run
+ * does: 4.3 G events is minutes of simulation) and one near 2^64 print exactly in every format,
+ * as do a level's high-water mark; nothing wraps at 32 bits. */
+static void test_counters_past_2_32(void **state)
+{
+	struct stats *st = *state;
+	uint64_t c = UINT64_C(4294967290), big = UINT64_MAX - 1;
+	struct stat_level lv = { 0, 0 };
+	char *s;
+	int i;
+
+	stats_counter(st, "events", "e", &c);
+	stats_counter(st, "big", "b", &big);
+	stats_level(st, "q", "l", &lv);
+	for (i = 0; i < 10; i++) /* the hot path's ++ across the 32-bit boundary */
+		c++;
+	stat_level_set(&lv, (uint64_t)1 << 33);
+	assert_true(c == UINT64_C(4294967300));
+	s = dump_str(st, STATS_JSON, NULL, 0);
+	assert_contains(s, "\"events\": 4294967300,");
+	assert_contains(s, "\"big\": 18446744073709551614,");
+	assert_contains(s, "\"hwm\": 8589934592");
+	free(s);
+	s = dump_str(st, STATS_CSV, NULL, 0);
+	assert_contains(s, "events,4294967300\n");
+	assert_contains(s, "big,18446744073709551614\n");
+	assert_contains(s, "q.hwm,8589934592\n");
+	free(s);
+	s = dump_str(st, STATS_TEXT, NULL, 0);
+	assert_contains(s, "4294967300");
+	assert_contains(s, "18446744073709551614");
+	free(s);
+	/* stats_get returns a double: exact up to 2^53 */
+	assert_true(get(st, "events") == 4294967300.0);
+}
+
 /* 108 SMs x 400 names, plus the clash checks at that size: linear, not quadratic. */
 static void test_many_names(void **state)
 {
@@ -841,6 +877,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_quantile_interpolation, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_dist_matches_gsl, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_empty_dist, st_setup, st_teardown),
+		cmocka_unit_test_setup_teardown(test_counters_past_2_32, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_dump_reads_live_values, st_setup, st_teardown),
 		cmocka_unit_test_setup_teardown(test_many_names, st_setup, st_teardown),
 	};
