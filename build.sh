@@ -16,7 +16,7 @@ top=$(pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # Packages, by the name Debian 12 gives them.
-PKGS="gcc make autoconf automake libtool pkg-config libconfig-dev libgsl-dev libcmocka-dev liblzma-dev xz-utils python3 parallel"
+PKGS="gcc make autoconf automake libtool pkg-config libconfig-dev libgsl-dev libcmocka-dev liblzma-dev xz-utils python3 parallel valgrind"
 
 install_deps() {
 	if ! command -v dpkg-query >/dev/null 2>&1; then

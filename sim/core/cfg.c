@@ -199,7 +199,8 @@ static void line_of(const char *text, int line, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), p);
 }
 
-static char *slurp(const char *path)
+/* The whole of path, NUL-terminated, its length in *lenp (if not NULL); NULL with errno. */
+static char *slurp(const char *path, size_t *lenp)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -225,11 +226,74 @@ static char *slurp(const char *path)
 	}
 	fclose(f);
 	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
 	return buf;
 }
 
+/*
+ * Why a file that libconfig found to end too early does: the innermost string, group, list or
+ * array still open at the end (with the line that opened it), in why. Comments and strings are
+ * skipped as libconfig's scanner skips them. Returns false if nothing is open.
+ */
+static bool open_at_end(const char *text, char *why, size_t size)
+{
+	char stack[64];
+	int lines[64];
+	size_t depth = 0;
+	int line = 1, str_line = 0;
+	const char *p;
+
+	for (p = text; *p != '\0'; p++) {
+		if (*p == '\n')
+			line++;
+		if (str_line != 0) {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == '"')
+				str_line = 0;
+			continue;
+		}
+		if (*p == '#' || (*p == '/' && p[1] == '/')) {
+			p += strcspn(p, "\n");
+			if (*p == '\0')
+				break;
+			line++;
+		} else if (*p == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+
+			for (p += 2; *p != '\0' && p != e; p++)
+				line += *p == '\n';
+			if (*p == '\0')
+				break;
+			p++;
+		} else if (*p == '"') {
+			str_line = line;
+		} else if (*p == '{' || *p == '(' || *p == '[') {
+			if (depth < sizeof stack) {
+				stack[depth] = *p;
+				lines[depth] = line;
+			}
+			depth++;
+		} else if ((*p == '}' || *p == ')' || *p == ']') && depth > 0) {
+			depth--;
+		}
+	}
+	if (str_line != 0) {
+		snprintf(why, size, "the string opened on line %d is not closed", str_line);
+		return true;
+	}
+	if (depth == 0)
+		return false;
+	if (depth > sizeof stack)
+		depth = sizeof stack;
+	snprintf(why, size, "the \"%c\" opened on line %d is not closed", stack[depth - 1],
+		 lines[depth - 1]);
+	return true;
+}
+
 /* libconfig's parse errors, made specific: which include, which key, which text. */
-static int parse_error(struct cfg *c, const char *top_text, struct sim_err *err)
+static int parse_error(struct cfg *c, const char *top_text, size_t top_len, struct sim_err *err)
 {
 	const char *file = config_error_file(&c->lc);
 	const char *why = config_error_text(&c->lc);
@@ -237,13 +301,34 @@ static int parse_error(struct cfg *c, const char *top_text, struct sim_err *err)
 	char *shown = display_path(c, file != NULL ? file : c->name);
 	char *src = NULL;
 	const char *text = top_text;
-	char at[256];
-	int rc;
+	char at[256], open_why[128];
+	size_t len = top_len, bin;
+	int rc, nlines = 1;
 
 	if (file != NULL && strcmp(file, c->name) != 0)
-		text = src = slurp(shown);
-	line_of(text != NULL ? text : "", line, at, sizeof at);
-	if (strcmp(why, "cannot open include file") == 0) {
+		text = src = slurp(shown, &len);
+	if (text == NULL) {
+		text = "";
+		len = 0;
+	}
+	for (bin = 0; bin < len; bin++)
+		nlines += text[bin] == '\n' && bin + 1 < len;
+	bin = text_find_binary(text, len);
+	line_of(text, line, at, sizeof at);
+	if (bin < len) {
+		unsigned bl, bc;
+
+		text_line_col(text, bin, &bl, &bc);
+		rc = sim_err_set(err, shown, (int)bl, "binary data (byte 0x%02x at column %u): not "
+				 "a text file", (unsigned)(unsigned char)text[bin], bc);
+	} else if (strcmp(why, "syntax error") == 0 && line > nlines) {
+		if (open_at_end(text, open_why, sizeof open_why))
+			rc = sim_err_set(err, shown, nlines, "syntax error: the file ends early: %s "
+					 "(truncated?)", open_why);
+		else
+			rc = sim_err_set(err, shown, nlines, "syntax error: the file ends early "
+					 "(truncated?)");
+	} else if (strcmp(why, "cannot open include file") == 0) {
 		const char *q = strchr(at, '"');
 		size_t n = q != NULL ? strcspn(q + 1, "\"") : 0;
 
@@ -279,14 +364,15 @@ int cfg_load_file(struct cfg **out, const char *path, struct sim_err *err)
 {
 	struct cfg *c;
 	char *text;
+	size_t len;
 
 	*out = NULL;
-	text = slurp(path);
+	text = slurp(path, &len);
 	if (text == NULL)
 		return sim_err_set(err, path, 0, "cannot open: %s", strerror(errno));
 	c = cfg_new(path);
 	if (config_read_file(&c->lc, path) != CONFIG_TRUE) {
-		int rc = parse_error(c, text, err);
+		int rc = parse_error(c, text, len, err);
 
 		free(text);
 		cfg_destroy(c);
@@ -304,7 +390,7 @@ int cfg_load_string(struct cfg **out, const char *name, const char *text, struct
 	*out = NULL;
 	c->text = xstrdup(text);
 	if (config_read_string(&c->lc, text) != CONFIG_TRUE) {
-		int rc = parse_error(c, text, err);
+		int rc = parse_error(c, text, strlen(text), err);
 
 		cfg_destroy(c);
 		return rc;
@@ -412,7 +498,7 @@ static struct src_file *source_of(struct cfg *c, const char *src)
 	} else {
 		char *path = display_path(c, src);
 
-		f->buf = slurp(path);
+		f->buf = slurp(path, NULL);
 		free(path);
 	}
 	if (f->buf == NULL) {

@@ -76,6 +76,35 @@ uint64_t text_hash(uint64_t h, const void *data, size_t n)
 	return h;
 }
 
+size_t text_find_binary(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)buf[i];
+
+		if ((ch < 0x20 && !(ch >= '\t' && ch <= '\r')) || ch == 0x7f)
+			return i;
+	}
+	return len;
+}
+
+void text_line_col(const char *buf, size_t off, unsigned *line, unsigned *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off; i++) {
+		if (buf[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
 int text_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -22,6 +22,17 @@ const char *text_suggest(const char *word, const char *const *candidates, size_t
 #define TEXT_HASH_INIT 0xcbf29ce484222325ull
 uint64_t text_hash(uint64_t h, const void *data, size_t n);
 
+/*
+ * The offset of the first byte of buf[0..len) that no text file holds (NUL, a control character
+ * other than tab, newline, vertical tab, form feed and carriage return, or DEL), or len if there
+ * is none. Bytes 0x80 and above pass: UTF-8 comments and strings are text. The readers call this
+ * to say "binary data" rather than a syntax error that echoes the bytes.
+ */
+size_t text_find_binary(const char *buf, size_t len);
+
+/* Line (1-based) and column (1-based) of offset off in buf. */
+void text_line_col(const char *buf, size_t off, unsigned *line, unsigned *col);
+
 /* The value of hexadecimal digit c (either case), or -1. */
 int text_hex_digit(char c);
 

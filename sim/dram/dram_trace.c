@@ -7,7 +7,10 @@
  *
  * Files
  *   - Read with fgets into one fixed buffer: memory is constant whatever the file's size, and a
- *     line longer than DRAM_TRACE_LINE_MAX - 2 characters is an error, not a reallocation.
+ *     line longer than DRAM_TRACE_LINE_MAX - 2 characters is an error, not a reallocation. A
+ *     line with a byte no text holds (NUL, control characters) is "binary data", and a last line
+ *     without its newline is a truncated file (a trace cut mid-record would otherwise read as a
+ *     valid shorter record: "11 W 0x8" of "11 W 0x80"): both are errors.
  *   - The format is that of the first line that is neither blank nor a comment ('#' first).
  *     Exactly one format accepts any record (they differ in token count, in the op word or in the
  *     first token), so detection never guesses. dram_trace_open reads that first record and keeps
@@ -406,16 +409,31 @@ static int read_line(struct dram_trace *t, struct sim_err *err)
 		size_t len;
 		const char *p;
 
+		const char *nul;
+		size_t bin;
+
+		/* fgets ends the line with the last NUL of the buffer: the fill finds it even when the
+		 * line itself holds NUL bytes (a binary file), which strlen would stop at. */
+		memset(t->buf, 0xff, sizeof t->buf);
 		if (fgets(t->buf, sizeof t->buf, t->f) == NULL) {
 			if (ferror(t->f))
 				return trace_fail(t, err, "read error: %s", strerror(errno));
 			return 0;
 		}
 		t->line++;
-		len = strlen(t->buf);
+		nul = memrchr(t->buf, '\0', sizeof t->buf);
+		len = (size_t)(nul - t->buf);
+		bin = text_find_binary(t->buf, len);
+		if (bin < len)
+			return trace_fail(t, err, "binary data (byte 0x%02x at column %zu): not a text "
+					  "trace", (unsigned)(unsigned char)t->buf[bin], bin + 1);
 		if (len == sizeof t->buf - 1 && t->buf[len - 1] != '\n' && !feof(t->f))
 			return trace_fail(t, err, "line longer than %d characters",
 					  DRAM_TRACE_LINE_MAX - 2);
+		if (len > 0 && t->buf[len - 1] != '\n')
+			return trace_fail(t, err, "the file ends inside this line (no newline after "
+					  "\"%.*s\"): truncated? End a complete last line with a "
+					  "newline", (int)(len < 64 ? len : 64), t->buf);
 		for (p = t->buf; is_blank(*p); p++)
 			;
 		if (*p != '\0' && *p != '#')

@@ -132,12 +132,11 @@ static int src_fill(struct src *s, struct sim_err *err)
 /* Reads the next line into s->line. Returns 1, 0 at the end of the file, -1 with err. */
 static int src_line(struct src *s, struct sim_err *err)
 {
-	size_t n = 0;
+	size_t n = 0, k;
 	bool any = false;
 
 	for (;;) {
 		char *nl;
-		size_t k;
 
 		if (s->pos == s->len) {
 			int rc = src_fill(s, err);
@@ -172,6 +171,10 @@ static int src_line(struct src *s, struct sim_err *err)
 	}
 	s->line[n] = '\0';
 	s->lineno++;
+	k = text_find_binary(s->line, n);
+	if (k < n)
+		return sim_err_set(err, s->path, s->lineno, "binary data (byte 0x%02x at column "
+				   "%zu): not a text trace", (unsigned)(unsigned char)s->line[k], k + 1);
 	return 1;
 }
 
@@ -448,7 +451,12 @@ int trace_list_load(const char *path, const char *isa_path, bool strict, struct 
 			rc = add_kernel(l, file, s.lineno, err);
 			free(file);
 		}
-		/* anything else (blank lines, other copies) carries nothing to simulate */
+		else if (line[0] != '\0' && strncmp(line, "Memcpy", 6) != 0)
+			rc = sim_err_set(err, path, s.lineno, "expected a kernel file (kernel-N.traceg "
+					 "or kernel-N.traceg.xz) or MemcpyHtoD,0xADDRESS,BYTES, got "
+					 "\"%.60s\"", line);
+		else
+			rc = 0; /* blank lines and other copies carry nothing to simulate */
 		if (rc != 0)
 			break;
 	}
@@ -1040,6 +1048,10 @@ int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_e
 		    sscanf(eq + 1, " %u , %u , %u", &id[0], &id[1], &id[2]) != 3)
 			return sim_err_set(err, s->path, s->lineno, "expected `thread block = x,y,z`, "
 					   "got \"%.60s\"", s->line);
+		if (id[0] >= k->grid[0] || id[1] >= k->grid[1] || id[2] >= k->grid[2])
+			return sim_err_set(err, s->path, s->lineno, "thread block %u,%u,%u is "
+					   "outside the grid (%u,%u,%u)", id[0], id[1], id[2],
+					   k->grid[0], k->grid[1], k->grid[2]);
 	}
 	for (;;) {
 		uint32_t ninst, i;
@@ -1090,6 +1102,12 @@ int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_e
 				return sim_err_set(err, s->path, s->lineno + 1, "truncated: warp %u "
 						   "announces %u instructions (insts = %u), the file "
 						   "ends after %u", w, ninst, ninst, i);
+			if (trim(s->line)[0] == '\0' || strcmp(trim(s->line), "#END_TB") == 0 ||
+			    strncmp(trim(s->line), "warp", 4) == 0)
+				return sim_err_set(err, s->path, s->lineno, "warp %u announces %u "
+						   "instructions (insts = %u), found %u before %s",
+						   w, ninst, ninst, i,
+						   trim(s->line)[0] == '\0' ? "a blank line" : trim(s->line));
 			if (trace_parse_inst(k, r->isa, s->line, in, b, msg, sizeof msg) != 0)
 				return sim_err_set(err, s->path, s->lineno, "%s", msg);
 			in->line = (uint32_t)s->lineno;

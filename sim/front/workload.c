@@ -314,6 +314,18 @@ static int wl_const(struct wl_loader *L, const struct cfg_node *n, const char *k
 
 	if (e == NULL)
 		return -1;
+	if (!expr_is_const(e) && !expr_uses_rand(e)) {
+		/* Only a fault stops the folder here (parameters are constants): say which. */
+		int64_t zero[EXPR_BUILTIN_COUNT + WORKLOAD_MAX_DEPTH] = { 0 };
+		struct expr_ctx ctx = { 0 };
+
+		expr_eval(e, zero, &ctx);
+		if (ctx.error) {
+			wl_err(L, n, key, "%s", ctx.msg);
+			expr_free(e);
+			return -1;
+		}
+	}
 	if (!expr_is_const(e)) {
 		wl_err(L, n, key, "expected a constant (rand and division by zero are not)");
 		expr_free(e);

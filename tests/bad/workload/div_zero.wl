@@ -1,0 +1,6 @@
+# an index that divides by zero (found when the load runs)
+kernel = "k";
+grid = [ 4, 1, 1 ];
+block = [ 32, 1, 1 ];
+arrays = ( { name = "a"; elems = 1024; type = "float"; } );
+body = ( { op = "load"; array = "a"; index = "tx / (bx - bx)"; reg = "v"; } );

@@ -1,0 +1,3 @@
+# a list closed with the wrong bracket
+kernel = "k";
+grid = [ 4, 1, 1 );

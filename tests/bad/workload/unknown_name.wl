@@ -1,0 +1,6 @@
+# an expression names something that does not exist
+kernel = "k";
+grid = [ 4, 1, 1 ];
+block = [ 32, 1, 1 ];
+arrays = ( { name = "a"; elems = 1024; type = "float"; } );
+body = ( { op = "load"; array = "a"; index = "bx * bdx + tid"; reg = "v"; } );
