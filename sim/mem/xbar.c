@@ -16,7 +16,9 @@
  *      picks, round-robin from the input after its last winner, one of the input ports whose
  *      visible head (link_peek) targets it; the winner is popped, stamped, and holds the port
  *      for ser cycles; it is due at t + ser + latency_cycles. An input pops at most one packet
- *      per cycle (only its head is looked at);
+ *      per cycle (only its head is looked at); with slice_port_bytes, a reply input (an L2
+ *      slice) then sends its data for ceil(data / slice_port_bytes) cycles before its next
+ *      pop (the header travels beside the data);
  *   3. sleep until the next cycle anything can happen: a pipeline head due, a busy port freeing
  *      for a waiting head, an input head becoming visible (links wake us on push as well), or
  *      the next cycle when a waiting head lost arbitration. A refused delivery waits for the
@@ -88,6 +90,12 @@ const struct cfg_field xbar_fields[] = {
 	CFG_U32_FIELD(P, header_bytes, 0, 4096, "8",
 		      "bytes of address and command in every packet"),
 	CFG_U32_FIELD(P, input_buffer, 1, 65536, "8", "packets each input port buffers"),
+	CFG_U32_FIELD(P, slice_port_bytes, 0, 4096, "0",
+		      "bytes per crossbar cycle an L2 slice sends into the reply network (its data "
+		      "return: V100 2048 B/clk over 64 slices = 32, A100 5120 over 80 = 64): a "
+		      "reply carrying d data bytes keeps the slice's input from its next pop "
+		      "ceil(d / this) cycles (at least one); 0: an input pops one packet a cycle "
+		      "whatever its size"),
 };
 #undef P
 const size_t xbar_nfields = sizeof xbar_fields / sizeof xbar_fields[0];
@@ -108,6 +116,7 @@ struct xbar_slot {
 struct xbar_in {
 	struct link *l;       /* owned */
 	cycle_t last_pop;     /* cycle of its last pop, CYCLE_NEVER before the first */
+	cycle_t busy_until;   /* sending until (excluding) this cycle (in_bytes) */
 	struct xbar_port_stats st;
 };
 
@@ -127,6 +136,7 @@ struct xbar_network {
 	enum xbar_net id;
 	uint32_t nin, nout;
 	uint32_t port_bytes;
+	uint32_t in_bytes;    /* bytes an input sends per cycle; 0: one packet a cycle */
 	enum mem_stage stage;
 	struct xbar_in *in;
 	struct xbar_out *out;
@@ -257,6 +267,7 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 	n->nin = nin;
 	n->nout = nout;
 	n->port_bytes = id == XBAR_NET_REQ ? x->p.req_port_bytes : x->p.reply_port_bytes;
+	n->in_bytes = id == XBAR_NET_REPLY ? x->p.slice_port_bytes : 0;
 	n->stage = id == XBAR_NET_REQ ? MEM_STAGE_XBAR_REQ : MEM_STAGE_XBAR_REPLY;
 	n->in = xcalloc(nin, sizeof *n->in);
 	n->out = xcalloc(nout, sizeof *n->out);
@@ -474,6 +485,11 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 	in->st.packets++;
 	in->st.bytes += bytes;
 	in->last_pop = now;
+	/* a slice's data path moves the data; the header travels beside it */
+	if (n->in_bytes > 0)
+		in->busy_until = now + xbar_serial_cycles(bytes > x->p.header_bytes ?
+							  bytes - x->p.header_bytes : 0,
+							  n->in_bytes);
 	if (n->qdelay != NULL)
 		stats_dist_add(n->qdelay, (double)(now - ready));
 	req_enter(r, n->stage, clock_tick_of(x->clk, ready));
@@ -504,7 +520,7 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 		struct xbar_out *o;
 		uint32_t oi, dist;
 
-		if (r == NULL)
+		if (r == NULL || n->in[i].busy_until > now)
 			continue;
 		oi = route(n, r);
 		o = &n->out[oi];
@@ -547,7 +563,9 @@ static cycle_t xbar_next(const struct xbar *x, const struct xbar_network *n, cyc
 
 		if (c == CYCLE_NEVER)
 			continue;
-		if (c <= now) {
+		if (c <= now && n->in[i].busy_until > now) {
+			c = n->in[i].busy_until; /* the input is still sending its last packet */
+		} else if (c <= now) {
 			/* A visible head that was not picked: when can its port pick again? */
 			o = &n->out[route(n, link_peek(l))];
 			if (o->busy_until > now)

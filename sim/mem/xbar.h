@@ -52,11 +52,13 @@ struct xbar_params {
 	uint32_t reply_port_bytes; /* bytes per cycle an output port of the reply network moves */
 	uint32_t header_bytes;     /* address and command bytes every packet carries */
 	uint32_t input_buffer;     /* packets each input port buffers */
+	uint32_t slice_port_bytes; /* bytes per cycle a slice sends into the reply network; 0: one
+				    * packet a cycle whatever its size */
 };
 
 extern const struct cfg_field xbar_fields[];
 extern const size_t xbar_nfields;
-#define XBAR_NFIELDS 5 /* entries of xbar_fields[] (checked in the .c) */
+#define XBAR_NFIELDS 6 /* entries of xbar_fields[] (checked in the .c) */
 
 enum xbar_net { XBAR_NET_REQ, XBAR_NET_REPLY, XBAR_NET_COUNT };
 

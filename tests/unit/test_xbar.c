@@ -311,7 +311,7 @@ static double stat(const struct env *e, const char *name)
 static struct xbar_params params(uint32_t lat, uint32_t req_b, uint32_t reply_b, uint32_t hdr,
 				 uint32_t inbuf)
 {
-	struct xbar_params p = { lat, req_b, reply_b, hdr, inbuf };
+	struct xbar_params p = { lat, req_b, reply_b, hdr, inbuf, 0 };
 
 	return p;
 }
@@ -340,6 +340,7 @@ static void test_fields_table(void **state)
 	assert_int_equal(p.reply_port_bytes, 32);
 	assert_int_equal(p.header_bytes, 8);
 	assert_int_equal(p.input_buffer, 8);
+	assert_int_equal(p.slice_port_bytes, 0);
 }
 
 static void test_packet_bytes(void **state)
@@ -433,6 +434,31 @@ static void test_single_load(void **state)
 	assert_true(stat(&e, "xbar.req.queue_delay.mean") == 0);
 	assert_true(stat(&e, "xbar.reply.packets") == 0);
 	env_fini(&e);
+}
+
+/* One slice, two 4-sector replies (136 B) to two SMs, pushed at 10. Without a slice port
+ * limit the slice's input pops one a cycle (11, 12): SM 0 gets its reply at 11 + 5 + 4 + 1 =
+ * 21, SM 1 at 22. With slice_port_bytes = 32 the slice sends the first's 128 data bytes for 4
+ * cycles (the header beside them): the second pops at 15 and arrives at 25. */
+static void test_slice_port(void **state)
+{
+	struct env e;
+	int lim;
+
+	(void)state;
+	for (lim = 0; lim < 2; lim++) {
+		struct xbar_params p = params(4, 32, 32, 8, 4);
+
+		p.slice_port_bytes = lim ? 32 : 0;
+		env_init(&e, &p, 2, 2, 1000, 1000, 1000, 2);
+		plan_reply(&e, MEM_REQ_LOAD, 0, 0, 0xf, 10);
+		plan_reply(&e, MEM_REQ_LOAD, 0, 1, 0xf, 10);
+		run(&e);
+		assert_int_equal(e.nrec, 2);
+		assert_int_equal(find_rec(&e, 2, 0)->cyc, 21);
+		assert_int_equal(find_rec(&e, 2, 1)->cyc, lim ? 25 : 22);
+		env_fini(&e);
+	}
 }
 
 /* Replies pushed at cycle 10 to two different SMs (no contention): 1 sector = 40 B = 2 cycles,
@@ -813,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_packet_bytes),
 		cmocka_unit_test(test_single_load),
 		cmocka_unit_test(test_packet_size_timing),
+		cmocka_unit_test(test_slice_port),
 		cmocka_unit_test(test_round_robin),
 		cmocka_unit_test(test_backpressure),
 		cmocka_unit_test(test_clock_domains_exact),
