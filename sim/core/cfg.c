@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cfg.h"
 #include "cfg_int.h"
@@ -264,6 +265,89 @@ static int parse_error(struct cfg *c, const char *top_text, struct sim_err *err)
 	return rc;
 }
 
+/*
+ * What libconfig 1.5 does not survive, found by fuzzing (doc/fuzzing.md), checked before it
+ * parses: an @include of something that is not a regular file (a directory, or "" which names
+ * the directory of the top file, makes its flex
+ * scanner call exit(2) with "input in flex scanner failed") and a string still open at the end
+ * of a file (its string buffer leaks). The scan follows libconfig's lexer: '#' and '//' comments
+ * to the end of the line, block comments, strings with backslash escapes, and include lines
+ * (`@include "file"` first on a line, relative to c->dir) in the top file and, recursively, in
+ * the files it includes. Returns 0, or -1 with err naming the file and line.
+ */
+#define CFG_INCLUDE_DEPTH_MAX 10 /* libconfig's own nesting limit: deeper is its error */
+
+static int prescan(const struct cfg *c, const char *shown, const char *text, int depth,
+		   struct sim_err *err)
+{
+	const char *p = text;
+	int line = 1, str_line = 0;
+	bool bol = true;
+
+	while (*p != '\0') {
+		if (*p == '\n') {
+			line++;
+			bol = true;
+			p++;
+			continue;
+		}
+		if (bol) {
+			const char *q = p + strspn(p, " \t");
+
+			bol = false;
+			if (strncmp(q, "@include", 8) == 0 && (q[8] == ' ' || q[8] == '\t')) {
+				const char *name = q + 8 + strspn(q + 8, " \t");
+				size_t n;
+
+				n = *name == '"' ? strcspn(name + 1, "\"\n") : 0;
+				if (*name == '"' && name[1 + n] == '"') { /* "" names c->dir */
+					char *inc = name[1] == '/' ? xasprintf("%.*s", (int)n, name + 1)
+						: xasprintf("%s/%.*s", c->dir, (int)n, name + 1);
+					struct stat st;
+					int rc = 0;
+
+					if (stat(inc, &st) == 0 && !S_ISREG(st.st_mode)) {
+						rc = sim_err_set(err, shown, line, "cannot include \"%.*s\": "
+								 "not a regular file", (int)n, name + 1);
+					} else if (depth < CFG_INCLUDE_DEPTH_MAX) {
+						char *sub = slurp(inc);
+
+						if (sub != NULL)
+							rc = prescan(c, inc, sub, depth + 1, err);
+						free(sub);
+					}
+					free(inc);
+					if (rc != 0)
+						return rc;
+					p = name + 1 + n + 1;
+					continue;
+				}
+			}
+		}
+		if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
+			p += strcspn(p, "\n");
+		} else if (p[0] == '/' && p[1] == '*') {
+			for (p += 2; *p != '\0' && !(p[0] == '*' && p[1] == '/'); p++)
+				line += *p == '\n';
+			p += *p != '\0' ? 2 : 0;
+		} else if (*p == '"') {
+			str_line = line;
+			for (p++; *p != '\0' && *p != '"'; p++) {
+				if (*p == '\\' && p[1] != '\0')
+					p++;
+				line += *p == '\n';
+			}
+			if (*p == '\0')
+				return sim_err_set(err, shown, str_line, "unterminated string: the \" "
+						   "opened on this line has no closing \"");
+			p++;
+		} else {
+			p++;
+		}
+	}
+	return 0;
+}
+
 static struct cfg *cfg_new(const char *name)
 {
 	struct cfg *c = xcalloc(1, sizeof *c);
@@ -285,6 +369,11 @@ int cfg_load_file(struct cfg **out, const char *path, struct sim_err *err)
 	if (text == NULL)
 		return sim_err_set(err, path, 0, "cannot open: %s", strerror(errno));
 	c = cfg_new(path);
+	if (prescan(c, path, text, 0, err) != 0) {
+		free(text);
+		cfg_destroy(c);
+		return -1;
+	}
 	if (config_read_file(&c->lc, path) != CONFIG_TRUE) {
 		int rc = parse_error(c, text, err);
 
@@ -303,6 +392,10 @@ int cfg_load_string(struct cfg **out, const char *name, const char *text, struct
 
 	*out = NULL;
 	c->text = xstrdup(text);
+	if (prescan(c, name, text, 0, err) != 0) {
+		cfg_destroy(c);
+		return -1;
+	}
 	if (config_read_string(&c->lc, text) != CONFIG_TRUE) {
 		int rc = parse_error(c, text, err);
 
