@@ -838,7 +838,9 @@ static bool valid_path(const char *p, size_t n)
 			start = true;
 			continue;
 		}
-		if (start && !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'))
+		/* a letter first, as libconfig requires of a name (config_setting_add refuses
+		 * "_x": an override that passed here once crashed on its NULL, found by fuzzing) */
+		if (start && !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')))
 			return false;
 		if (!is_ident(ch) || ch == '*')
 			return false;
@@ -885,25 +887,31 @@ int cfg_override(struct cfg *c, const char *assignment, struct sim_err *err)
 	s = config_setting_get_member(parent, last);
 	if (s != NULL)
 		config_setting_remove(parent, last);
+	s = config_setting_add(parent, last, v.kind == V_INT ? CONFIG_TYPE_INT64
+			       : v.kind == V_FLOAT ? CONFIG_TYPE_FLOAT
+			       : v.kind == V_BOOL ? CONFIG_TYPE_BOOL : CONFIG_TYPE_STRING);
+	if (s == NULL) { /* a name libconfig refuses; valid_path should have said so */
+		int rc = sim_err_set(err, NULL, 0, "-o %s: %s cannot be set in %s", assignment,
+				     path, c->name);
+
+		free(walk);
+		free(path);
+		return rc;
+	}
 	switch (v.kind) {
 	case V_INT:
-		s = config_setting_add(parent, last, CONFIG_TYPE_INT64);
 		config_setting_set_int64(s, v.i);
 		break;
 	case V_FLOAT:
-		s = config_setting_add(parent, last, CONFIG_TYPE_FLOAT);
 		config_setting_set_float(s, v.d);
 		break;
 	case V_BOOL:
-		s = config_setting_add(parent, last, CONFIG_TYPE_BOOL);
 		config_setting_set_bool(s, v.b);
 		break;
 	default:
-		s = config_setting_add(parent, last, CONFIG_TYPE_STRING);
 		config_setting_set_string(s, v.s);
 		break;
 	}
-	SIM_ASSERT(s != NULL);
 	free(walk);
 	c->ovr = xreallocarray(c->ovr, c->novr + 1, sizeof *c->ovr);
 	c->ovr[c->novr].path = path;

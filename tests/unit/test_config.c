@@ -414,6 +414,17 @@ static void fuzz_findings_are_errors(void **state)
 			      " // \"\n# \"\n", NULL, &p, &err), 0);
 	assert_string_equal(p.unit.label, "a\"#b");
 
+	/* an override naming a key libconfig refuses ("_mhz") crashed on a NULL setting */
+	{
+		const char *const under[] = { "unit._ways=1", NULL };
+		const char *const group[] = { "unit._sub.depth=1", NULL };
+
+		expect_error(SUB_OK, under, -3, "-o unit._ways=1: expected group.key=value "
+			     "(for example clock.core_mhz=1400)");
+		expect_error(SUB_OK, group, -3, "-o unit._sub.depth=1: expected group.key=value "
+			     "(for example clock.core_mhz=1400)");
+	}
+
 	snprintf(name, sizeof name, "%s", unit_src_path("tests/data/config/unit/t.cfg"));
 	assert_int_equal(cfg_load_string(&c, name, "\n  @include \"pieces\"\n", &err), -1);
 	assert_null(c);
