@@ -268,9 +268,9 @@ static int parse_error(struct cfg *c, const char *top_text, struct sim_err *err)
 /*
  * What libconfig 1.5 does not survive, found by fuzzing (doc/fuzzing.md), checked before it
  * parses: an @include of something that is not a regular file (a directory, or "" which names
- * the directory of the top file, makes its flex
- * scanner call exit(2) with "input in flex scanner failed") and a string still open at the end
- * of a file (its string buffer leaks). The scan follows libconfig's lexer: '#' and '//' comments
+ * the top file's directory, makes its flex scanner call exit(2) with "input in flex scanner
+ * failed"; a FIFO would block) and a string still open at the end of a file (its string buffer
+ * leaks). The scan follows libconfig's lexer: '#' and '//' comments
  * to the end of the line, block comments, strings with backslash escapes, and include lines
  * (`@include "file"` first on a line, relative to c->dir) in the top file and, recursively, in
  * the files it includes. Returns 0, or -1 with err naming the file and line.

@@ -11,14 +11,14 @@
 # libFuzzer (nothing ran: the caller counts that as skipped).
 #
 # Environment: FUZZ_SECONDS (per harness), FUZZ_JOBS (harnesses run at once, default 1),
-# CC (default clang), FUZZ_ARGS (more libFuzzer options).
+# FUZZ_CC (default clang; not CC, which often names gcc), FUZZ_ARGS (more libFuzzer options).
 set -u
 src=$1
 build=$2
 shift 2
 secs=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
-cc=${CC:-clang}
+cc=${FUZZ_CC:-clang}
 all="config workload expr dram_trace trace sweep csv"
 names=${*:-$all}
 
