@@ -4,10 +4,13 @@
 #   ./build.sh run    install the Debian packages gmsim needs (if missing), build it, run the
 #                     main job on the default config and print its report
 #   ./build.sh test   install what is missing, build with warnings as errors, run every test;
-#                     then the unit and system tests again under AddressSanitizer + UBSan, and
-#                     `make distcheck`; ends with one line "N passed, N failed"
+#                     then the unit and system tests again under AddressSanitizer + UBSan,
+#                     `make distcheck`, and a fuzz smoke (each libFuzzer harness of tests/fuzz/
+#                     for FUZZ_SECONDS, default 5, over its seed corpus: one test each); ends
+#                     with one line "N passed, N failed" (", N skipped" when clang with
+#                     libFuzzer is missing and the smoke could not run)
 #
-# Builds go to build/ (release, -Werror) and build-asan/ (sanitizers). Nothing is written into
+# Builds go to build/ (release, -Werror), build-asan/ (sanitizers) and build-fuzz/ (clang). Nothing is written into
 # the source tree except what autogen.sh generates (configure, Makefile.in, build-aux/), which
 # git ignores.
 set -eu
@@ -17,23 +20,51 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Packages, by the name Debian 12 gives them.
 PKGS="gcc make autoconf automake libtool pkg-config libconfig-dev libgsl-dev libcmocka-dev liblzma-dev xz-utils python3 parallel valgrind"
+# For the fuzz smoke: clang and its libFuzzer runtime, whose package name carries the LLVM
+# version on Debian 12 (libclang-rt-14-dev) and not on later releases (libclang-rt-dev). The
+# first one apt knows is installed; without any, the smoke is skipped, not failed.
+FUZZ_PKGS="clang"
+FUZZ_RT_PKGS="libclang-rt-14-dev libclang-rt-dev"
+
+is_installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
 
 install_deps() {
 	if ! command -v dpkg-query >/dev/null 2>&1; then
-		echo "build.sh: not a Debian system; install by hand: $PKGS" >&2
+		echo "build.sh: not a Debian system; install by hand: $PKGS $FUZZ_PKGS libclang-rt-dev" >&2
 		return 0
 	fi
 	missing=""
 	for p in $PKGS; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-			missing="$missing $p"
+		is_installed "$p" || missing="$missing $p"
 	done
-	[ -z "$missing" ] && return 0
-	echo "build.sh: installing$missing"
+	fuzz_missing=""
+	for p in $FUZZ_PKGS; do
+		is_installed "$p" || fuzz_missing="$fuzz_missing $p"
+	done
+	rt=""
+	for p in $FUZZ_RT_PKGS; do
+		is_installed "$p" && { rt=$p; break; }
+	done
+	[ -z "$missing" ] && [ -z "$fuzz_missing" ] && [ -n "$rt" ] && return 0
 	sudo=""
 	[ "$(id -u)" -ne 0 ] && sudo=sudo
 	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+	if [ -z "$rt" ]; then
+		for p in $FUZZ_RT_PKGS; do
+			apt-cache show "$p" >/dev/null 2>&1 && { fuzz_missing="$fuzz_missing $p"; break; }
+		done
+	fi
+	if [ -n "$missing" ]; then
+		echo "build.sh: installing$missing"
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+	fi
+	if [ -n "$fuzz_missing" ]; then
+		echo "build.sh: installing$fuzz_missing (for the fuzz smoke)"
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+			$fuzz_missing || echo "build.sh: could not install$fuzz_missing: no fuzz smoke" >&2
+	fi
 }
 
 # configure_in DIR ARGS...: (re)configure DIR when it has no Makefile or other options.
@@ -119,8 +150,29 @@ test)
 		tail -n 40 build/distcheck.out
 		echo "distcheck: FAILED"
 	fi
+	# Fuzz smoke: each harness for a few seconds over its corpus, one test each.
+	skipped=0
+	frc=0
+	FUZZ_SECONDS=${FUZZ_SECONDS:-5} FUZZ_JOBS=$jobs FUZZ_MAKE_JOBS=$jobs \
+		sh tests/fuzz/fuzz.sh "$top" "$top/build-fuzz" >build/fuzz-smoke.out 2>&1 || frc=$?
+	cat build/fuzz-smoke.out
+	if [ "$frc" -eq 77 ]; then
+		skipped=$(echo tests/fuzz/fuzz_*.c | wc -w)
+		echo "fuzz: skipped (no clang with libFuzzer: install clang and libclang-rt-14-dev)"
+	else
+		p=$(grep -c '^fuzz_[a-z_]*: .* ok$' build/fuzz-smoke.out || true)
+		f=$(grep -c '^fuzz_[a-z_]*: .*FAILED' build/fuzz-smoke.out || true)
+		passed=$((passed + p))
+		failed=$((failed + f))
+		# a build failure runs no harness: count it as one failure
+		[ "$frc" -ne 0 ] && [ "$f" -eq 0 ] && failed=$((failed + 1))
+	fi
 	[ "$failed" -eq 0 ] || status=1
-	echo "$passed passed, $failed failed"
+	if [ "$skipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
 	exit $status
 	;;
 *)

@@ -396,6 +396,47 @@ static void files_and_includes(void **state)
 					   "directory");
 }
 
+/* What fuzzing found libconfig 1.5 not to survive (doc/fuzzing.md) is an error with a message:
+ * an unterminated string leaked its buffer, an @include of a directory made it exit(2). */
+static void fuzz_findings_are_errors(void **state)
+{
+	char name[512];
+	struct t_params p;
+	struct sim_err err;
+	struct cfg *c;
+
+	expect_error("unit: { label = \"l1d;\n};\n", NULL, -2,
+		     "t.cfg:1: unterminated string: the \" opened on this line has no closing \"");
+	expect_error("unit: { sub: { depth = 8; }; };\n# a comment \"\nunit2 = \"a\\\"", NULL, -2,
+		     "t.cfg:3: unterminated string: the \" opened on this line has no closing \"");
+	/* quotes in comments and escaped quotes are not the end of anything */
+	assert_int_equal(load("unit: { label = \"a\\\"#b\"; /* \" */ sub: { depth = 8; }; };"
+			      " // \"\n# \"\n", NULL, &p, &err), 0);
+	assert_string_equal(p.unit.label, "a\"#b");
+
+	/* an override naming a key libconfig refuses ("_mhz") crashed on a NULL setting */
+	{
+		const char *const under[] = { "unit._ways=1", NULL };
+		const char *const group[] = { "unit._sub.depth=1", NULL };
+
+		expect_error(SUB_OK, under, -3, "-o unit._ways=1: expected group.key=value "
+			     "(for example clock.core_mhz=1400)");
+		expect_error(SUB_OK, group, -3, "-o unit._sub.depth=1: expected group.key=value "
+			     "(for example clock.core_mhz=1400)");
+	}
+
+	snprintf(name, sizeof name, "%s", unit_src_path("tests/data/config/unit/t.cfg"));
+	assert_int_equal(cfg_load_string(&c, name, "\n  @include \"pieces\"\n", &err), -1);
+	assert_null(c);
+	assert_int_equal(err.line, 2);
+	assert_string_equal(err.msg, "cannot include \"pieces\": not a regular file");
+	assert_int_equal(cfg_load_string(&c, name, "@include \"\"\n", &err), -1);
+	assert_string_equal(err.msg, "cannot include \"\": not a regular file");
+	/* in an included file too */
+	assert_int_equal(cfg_load_string(&c, name, "@include \"pieces/sub.cfg\"\n", &err), 0);
+	cfg_destroy(c);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Schemas are checked too: a bad default is a bug in a table, caught before any user sees it.
  */
@@ -603,6 +644,7 @@ int main(void)
 		cmocka_unit_test(inconsistent_tables_are_rejected),
 		cmocka_unit_test(shipped_schema_defaults_are_valid),
 		cmocka_unit_test(edit_distance_and_suggestions),
+		cmocka_unit_test(fuzz_findings_are_errors),
 		cmocka_unit_test(fnv1a_known_values),
 		cmocka_unit_test(tree_kinds_and_values),
 		cmocka_unit_test(tree_members_in_order_and_where),

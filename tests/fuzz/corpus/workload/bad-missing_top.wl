@@ -1,0 +1,3 @@
+# no kernel, no body
+grid = [ 1 ];
+bloc = [ 32 ];

@@ -1,0 +1,5 @@
+# stride.wl - load-only stride sweep: thread i reads a[i * stride] (stride in floats).
+# Shows: stride 1 -> 32 consecutive floats per warp, 1 line and 4 sectors; stride 32 -> 32
+# lines, 4 of 128 bytes used in each; -p stride=250 puts lanes 1000 B apart (32 sectors, 12.5%
+# of the moved bytes used).
+kernel = "str

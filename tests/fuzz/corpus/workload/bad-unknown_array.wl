@@ -1,0 +1,7 @@
+# array misspelled
+kernel = "k";
+grid = [ 4, 1, 1 ];
+arrays = ( { name = "in"; elems = 1024; type = "float"; } );
+body = (
+	{ op = "load"; array = "inn"; index = "tx"; reg = "v"; }
+);
