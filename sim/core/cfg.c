@@ -395,7 +395,7 @@ static int prescan(const struct cfg *c, const char *shown, const char *text, int
 						rc = sim_err_set(err, shown, line, "cannot include \"%.*s\": "
 								 "not a regular file", (int)n, name + 1);
 					} else if (depth < CFG_INCLUDE_DEPTH_MAX) {
-						char *sub = slurp(inc);
+						char *sub = slurp(inc, NULL);
 
 						if (sub != NULL)
 							rc = prescan(c, inc, sub, depth + 1, err);
