@@ -1283,9 +1283,14 @@ static int run_kernel(struct front *f, struct sim_err *err)
 		if (f->max_cycles != 0 && f->max_cycles < stop)
 			stop = f->max_cycles > cur ? f->max_cycles : cur;
 		eventq_run_until(f->q, clock_tick_of(f->clk, stop));
-		cur = stop;
-		if (f->failed || f->blocks_done == f->nblocks)
+		if (f->failed || f->blocks_done == f->nblocks) {
+			/* eventq_stop at the last block's retirement: the queue stopped there, not
+			 * at the slice's end (the drain below must start from it, or refresh and
+			 * other timed events would run on to the slice's end) */
+			cur = clock_cycle(f->clk);
 			break;
+		}
+		cur = stop;
 		if (f->progress_fn != NULL)
 			f->progress_fn(f->progress_ctx, cur, f->blocks_done, f->nblocks,
 				       f->st.warp_insts);

@@ -16,7 +16,7 @@
 #     keeps its reuse with one set of the same size (workloads/README.md);
 #   - a bad -p name is a user error naming the parameter; two runs give the same statistics.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 30
+plan 31
 C=configs/test/small-gpu.cfg
 
 
@@ -185,4 +185,11 @@ print(json.dumps(d, sort_keys=True))' "$1"
 }
 run_gmsim run -c $C -w workloads/transpose_tiled.wl -p n=128 --stats-json "$tap_tmp/d2.json"
 expect_eq "same inputs, same statistics" "$(strip "$tap_tmp/t1.json")" "$(strip "$tap_tmp/d2.json")"
+# The run ends where the kernel drained: the default copy's HBM2 refresh share of bank time is
+# tRFC / tREFI (about 2.5 %); a run whose clock went on to the end of its last event-queue
+# slice after the last block counted 34 % more refreshes (3.4 %) over the same bank time.
+run_gmsim run -q --stats-json "$tap_tmp/def.json"
+set -- $(jget "$tap_tmp/def.json" dram.refresh_pct)
+expect_num "default run: refresh share $1 % of bank time (the run stops at its drain)" \
+	"$1 > 2.3 && $1 < 2.7"
 done_testing
