@@ -392,6 +392,13 @@ static void plan_p(char (*p)[VPLAN_P_LEN], size_t *n, const char *name, double v
 	snprintf(p[(*n)++], VPLAN_P_LEN, "%s=%.0f", name, v);
 }
 
+/* Appends the same override to the warm-up and the measured kernel. */
+static void plan_both(struct vplan *pl, const char *name, double v)
+{
+	plan_p(pl->warm, &pl->nwarm, name, v);
+	plan_p(pl->meas, &pl->nmeas, name, v);
+}
+
 static int skip(char *reason, size_t size, const char *fmt, const char *arg)
 {
 	snprintf(reason, size, fmt, arg);
@@ -444,17 +451,12 @@ static int plan_pchase(const struct vrow *r, const struct vmetric *mt, const str
 	return 1;
 }
 
-static int plan_cache_bw(const struct vmetric *mt, const struct vmachine *m, struct vplan *pl,
-			 char *reason, size_t size)
+/* cache_bw.wl over kb KiB: a one-repetition warm-up, then repetitions so each block reads at
+ * least CACHE_BW_TARGET_KB; pl->ops = bytes one block (SM) reads in the measured kernel. */
+static void plan_cache_run(const struct vmachine *m, struct vplan *pl, double kb)
 {
-	double kb, per, reps;
+	double per = fmin(kb, CACHE_BW_WIN_KB), reps = ceil(CACHE_BW_TARGET_KB / per);
 
-	if (!validate_metric_param(mt, "kB", &kb))
-		return skip(reason, size, "%s: no kB parameter", mt->family);
-	if (kb < 1.0 || kb != floor(kb))
-		return skip(reason, size, "%s: kB must be a whole number >= 1", mt->family);
-	per = fmin(kb, CACHE_BW_WIN_KB);
-	reps = ceil(CACHE_BW_TARGET_KB / per);
 	pl->workload = "cache_bw.wl";
 	plan_p(pl->warm, &pl->nwarm, "kb", kb);
 	plan_p(pl->warm, &pl->nwarm, "reps", 1);
@@ -464,8 +466,21 @@ static int plan_cache_bw(const struct vmetric *mt, const struct vmachine *m, str
 	plan_p(pl->meas, &pl->nmeas, "reps", reps);
 	plan_p(pl->meas, &pl->nmeas, "win_kb", CACHE_BW_WIN_KB);
 	plan_p(pl->meas, &pl->nmeas, "sms", m->sms);
+	pl->ops = reps * per * 1024.0;
+}
+
+static int plan_cache_bw(const struct vmetric *mt, const struct vmachine *m, struct vplan *pl,
+			 char *reason, size_t size)
+{
+	double kb;
+
+	if (!validate_metric_param(mt, "kB", &kb))
+		return skip(reason, size, "%s: no kB parameter", mt->family);
+	if (kb < 1.0 || kb != floor(kb))
+		return skip(reason, size, "%s: kB must be a whole number >= 1", mt->family);
+	plan_cache_run(m, pl, kb);
 	pl->kind = VV_GBPS;
-	pl->ops = (double)m->sms * reps * per * 1024.0;
+	pl->ops *= m->sms;
 	return 1;
 }
 
@@ -578,13 +593,10 @@ static int plan_lane_strides(const struct vmetric *mt, struct vplan *pl, double 
 		return skip(reason, size, "%s: stride must be a whole number in 0..2^20",
 			    mt->family);
 	pl->workload = "l1_lane_strides.wl";
-	plan_p(pl->warm, &pl->nwarm, "stride", stride);
-	plan_p(pl->warm, &pl->nwarm, "elem", elem);
-	plan_p(pl->warm, &pl->nwarm, "reads", LANE_READS);
+	plan_both(pl, "stride", stride);
+	plan_both(pl, "elem", elem);
+	plan_both(pl, "reads", LANE_READS);
 	plan_p(pl->warm, &pl->nwarm, "reps", 1);
-	plan_p(pl->meas, &pl->nmeas, "stride", stride);
-	plan_p(pl->meas, &pl->nmeas, "elem", elem);
-	plan_p(pl->meas, &pl->nmeas, "reads", LANE_READS);
 	plan_p(pl->meas, &pl->nmeas, "reps", LANE_REPS);
 	if (strcmp(mt->family, "l1_load_bytes_per_cycle_per_SM") == 0) {
 		pl->kind = VV_BYTES_PER_CYCLE_PER_SM; /* requested bytes, one SM */
@@ -760,38 +772,21 @@ static int plan_scalar(const struct vrow *r, const struct vscalar *sc, const str
 		plan_p(pl->meas, &pl->nmeas, "items", items);
 		plan_p(pl->meas, &pl->nmeas, "off", warm * 16.0);
 		plan_p(pl->warm, &pl->nwarm, "off", 0);
-		for (int k = 0; k < 2; k++) {
-			char (*p)[VPLAN_P_LEN] = k == 0 ? pl->warm : pl->meas;
-			size_t *n = k == 0 ? &pl->nwarm : &pl->nmeas;
-
-			plan_p(p, n, "vec", 16);
-			plan_p(p, n, "elem", sc->elem);
-			plan_p(p, n, "threads", bs);
-			plan_p(p, n, "store", sc->stores);
-			plan_p(p, n, "misaligned", sc->misaligned);
-		}
+		plan_both(pl, "vec", 16);
+		plan_both(pl, "elem", sc->elem);
+		plan_both(pl, "threads", bs);
+		plan_both(pl, "store", sc->stores);
+		plan_both(pl, "misaligned", sc->misaligned);
 		pl->kind = VV_GBPS;
 		pl->ops = items * per;
 		return 1;
 	}
 	case SC_CACHE_L1:
-	case SC_CACHE_L2: {
-		double kb = sc->how == SC_CACHE_L1 ? 16.0 : CACHE_BW_WIN_KB * 4.0;
-		double per = fmin(kb, CACHE_BW_WIN_KB), reps = ceil(CACHE_BW_TARGET_KB / per);
-
+	case SC_CACHE_L2:
 		if (sc->how == SC_CACHE_L2 && CACHE_BW_WIN_KB * 1024.0 <= l1)
 			return skip(reason, size, "%s: the L1 holds the 256 KiB window",
 				    sc->metric);
-		pl->workload = "cache_bw.wl";
-		plan_p(pl->warm, &pl->nwarm, "kb", kb);
-		plan_p(pl->warm, &pl->nwarm, "reps", 1);
-		plan_p(pl->warm, &pl->nwarm, "win_kb", CACHE_BW_WIN_KB);
-		plan_p(pl->warm, &pl->nwarm, "sms", m->sms);
-		plan_p(pl->meas, &pl->nmeas, "kb", kb);
-		plan_p(pl->meas, &pl->nmeas, "reps", reps);
-		plan_p(pl->meas, &pl->nmeas, "win_kb", CACHE_BW_WIN_KB);
-		plan_p(pl->meas, &pl->nmeas, "sms", m->sms);
-		pl->ops = reps * per * 1024.0;
+		plan_cache_run(m, pl, sc->how == SC_CACHE_L1 ? 16.0 : CACHE_BW_WIN_KB * 4.0);
 		if (sc->q == VQ_BW_PER_SM) {
 			pl->kind = VV_BYTES_PER_CYCLE_PER_SM;
 			return 1;
@@ -800,7 +795,6 @@ static int plan_scalar(const struct vrow *r, const struct vscalar *sc, const str
 		pl->method_mhz = validate_method_mhz(r->method);
 		pl->kind = pl->method_mhz > 0 ? VV_GBPS_AT_MHZ : VV_GBPS;
 		return 1;
-	}
 	}
 	return skip(reason, size, "%s: no mapping", sc->metric);
 }

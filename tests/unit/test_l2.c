@@ -203,11 +203,32 @@ static struct env *env_new(void **state, uint32_t channels)
 	return e;
 }
 
+/* The DRAM map of the test: row:col:ba:bg:pc:ch, 256 B interleave, over `channels` channels
+ * of the env's DRAM. */
+static void map_init(struct env *e, struct addrmap *map, uint32_t channels)
+{
+	struct addrmap_params ap;
+	struct addrmap_geom g;
+	struct sim_err err;
+
+	memset(&ap, 0, sizeof ap);
+	memset(&err, 0, sizeof err);
+	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
+	ap.interleave_bytes = 256;
+	g.channels = channels;
+	g.pcs = e->s.pcs;
+	g.bank_groups = e->s.bank_groups;
+	g.banks_per_group = e->s.banks_per_group;
+	g.rows = e->s.rows;
+	g.bursts_per_row = mc_data_bursts_per_row(&e->mp, &e->s);
+	g.burst_bytes = e->s.burst_bytes;
+	if (addrmap_init(map, &ap, &g, &err) != 0)
+		fail_msg("addrmap_init: %s", err.msg);
+}
+
 static void env_start(struct env *e)
 {
 	struct sim_err err;
-	struct addrmap_params ap;
-	struct addrmap_geom g;
 	uint32_t i;
 	char prefix[16];
 
@@ -216,18 +237,7 @@ static void env_start(struct env *e)
 		fail_msg("l2_params_check: %s", err.msg);
 	if (mc_params_check(&e->mp, &e->s, &err) != 0)
 		fail_msg("mc_params_check: %s", err.msg);
-	memset(&ap, 0, sizeof ap);
-	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
-	ap.interleave_bytes = 256;
-	g.channels = e->s.channels;
-	g.pcs = e->s.pcs;
-	g.bank_groups = e->s.bank_groups;
-	g.banks_per_group = e->s.banks_per_group;
-	g.rows = e->s.rows;
-	g.bursts_per_row = mc_data_bursts_per_row(&e->mp, &e->s);
-	g.burst_bytes = e->s.burst_bytes;
-	if (addrmap_init(&e->map, &ap, &g, &err) != 0)
-		fail_msg("addrmap_init: %s", err.msg);
+	map_init(e, &e->map, e->s.channels);
 	e->q = eventq_create();
 	e->l2clk = clock_create(e->q, "l2", L2_PS);
 	e->dclk = clock_create(e->q, "dram", e->s.tck_ps);
@@ -743,8 +753,6 @@ static void test_partition(void **state)
 	struct env *e = env_new(state, 2);
 	struct slice_hash_params hp = { SLICE_HASH_IPOLY, 256, true, true };
 	struct slice_hash h;
-	struct addrmap_params ap;
-	struct addrmap_geom g;
 	struct addrmap chmap;
 	struct link *in[4], *out[4];
 	struct l2 *sl[4];
@@ -757,17 +765,7 @@ static void test_partition(void **state)
 	env_start(e);
 	memset(&err, 0, sizeof err);
 	assert_int_equal(slice_hash_init(&h, &hp, 4, "l2.hash", &err), 0);
-	memset(&ap, 0, sizeof ap);
-	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
-	ap.interleave_bytes = 256;
-	g.channels = 1;
-	g.pcs = e->s.pcs;
-	g.bank_groups = e->s.bank_groups;
-	g.banks_per_group = e->s.banks_per_group;
-	g.rows = e->s.rows;
-	g.bursts_per_row = mc_data_bursts_per_row(&e->mp, &e->s);
-	g.burst_bytes = e->s.burst_bytes;
-	assert_int_equal(addrmap_init(&chmap, &ap, &g, &err), 0);
+	map_init(e, &chmap, 1);
 	for (k = 0; k < 4; k++) {
 		in[k] = link_create("in", 8, 1, e->l2clk, NULL);
 		out[k] = link_create("out", 8, 1, e->l2clk, NULL);
