@@ -144,6 +144,23 @@ static void register_mem_totals(struct sim *s)
 }
 
 /* The fixed model: one fixedmem per SM between its two links. */
+/* Each SM's request and reply links (sm_in, sm_resp), on the core clock; their consumers
+ * attach themselves (the memory side takes sm_in, the SM takes sm_resp). */
+static void sm_links_create(struct sim *s)
+{
+	char name[64];
+	uint32_t i;
+
+	s->sm_in = xcalloc(s->nsm, sizeof *s->sm_in);
+	s->sm_resp = xcalloc(s->nsm, sizeof *s->sm_resp);
+	for (i = 0; i < s->nsm; i++) {
+		snprintf(name, sizeof name, "sm%u.in", i);
+		s->sm_in[i] = link_create(name, SIM_PORT_DEPTH, 1, s->clk[GPU_CLK_CORE], NULL);
+		snprintf(name, sizeof name, "sm%u.resp", i);
+		s->sm_resp[i] = link_create(name, SIM_PORT_DEPTH, 1, s->clk[GPU_CLK_CORE], NULL);
+	}
+}
+
 static void create_fixed(struct sim *s, const struct fixedmem_params *fp)
 {
 	uint32_t i;
@@ -151,15 +168,10 @@ static void create_fixed(struct sim *s, const struct fixedmem_params *fp)
 
 	register_mem_totals(s);
 	s->fm = xcalloc(s->nsm, sizeof *s->fm);
-	s->sm_in = xcalloc(s->nsm, sizeof *s->sm_in);
-	s->sm_resp = xcalloc(s->nsm, sizeof *s->sm_resp);
+	sm_links_create(s);
 	for (i = 0; i < s->nsm; i++) {
 		struct clock *core = s->clk[GPU_CLK_CORE];
 
-		snprintf(name, sizeof name, "sm%u.in", i);
-		s->sm_in[i] = link_create(name, SIM_PORT_DEPTH, 1, core, NULL);
-		snprintf(name, sizeof name, "sm%u.resp", i);
-		s->sm_resp[i] = link_create(name, SIM_PORT_DEPTH, 1, core, NULL);
 		snprintf(name, sizeof name, "sm%u.mem", i);
 		s->fm[i] = fixedmem_create(fp, i, core, s->sm_in[i], s->sm_resp[i], s->st, name);
 	}
@@ -242,16 +254,11 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 			l2_set_local_index(s->l2[i], &s->hash);
 	}
 	s->l1 = xcalloc(s->nsm, sizeof *s->l1);
-	s->sm_in = xcalloc(s->nsm, sizeof *s->sm_in);
-	s->sm_resp = xcalloc(s->nsm, sizeof *s->sm_resp);
+	sm_links_create(s);
 	s->l1_fill = xcalloc(s->nsm, sizeof *s->l1_fill);
 	for (i = 0; i < s->nsm; i++) {
 		struct clock *core = s->clk[GPU_CLK_CORE];
 
-		snprintf(name, sizeof name, "sm%u.in", i);
-		s->sm_in[i] = link_create(name, SIM_PORT_DEPTH, 1, core, NULL);
-		snprintf(name, sizeof name, "sm%u.resp", i);
-		s->sm_resp[i] = link_create(name, SIM_PORT_DEPTH, 1, core, NULL);
 		snprintf(name, sizeof name, "sm%u.l1d.fill", i);
 		s->l1_fill[i] = link_create(name, SIM_PORT_DEPTH, 1, core, NULL);
 		xbar_set_reply_out(s->xbar, i, s->l1_fill[i]);
