@@ -37,6 +37,32 @@ void fuzz_init(void)
 	}
 }
 
+/* The default for harnesses without set-up of their own. */
+__attribute__((weak)) void fuzz_setup(void)
+{
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_init();
+	fuzz_setup();
+	return 0;
+}
+
+FILE *fuzz_devnull(void)
+{
+	static FILE *f;
+
+	if (f == NULL && (f = fopen("/dev/null", "w")) == NULL) {
+		perror("/dev/null");
+		abort();
+	}
+	return f;
+}
+
 static const char *dir(void)
 {
 	if (tmp_dir[0] == '\0') {

@@ -13,13 +13,20 @@
 #define SIM_FUZZ_COMMON_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Most overrides taken from one input; the rest are ignored. */
 #define FUZZ_MAX_OVERRIDES 8
 
-/* Chdirs to the source tree. Call from LLVMFuzzerInitialize. */
+/* Chdirs to the source tree. fuzz_common.c's LLVMFuzzerInitialize calls it, then
+ * fuzz_setup: a harness that needs more set-up (links, a generator) defines fuzz_setup; the
+ * others take the empty default. */
 void fuzz_init(void);
+void fuzz_setup(void);
+
+/* /dev/null, opened once, for parsers' describe/print functions. */
+FILE *fuzz_devnull(void);
 
 /* The path of this process's temporary file, ending in suffix (".cfg", ".traceg", ...), with
  * data[0..size) as its content. The same suffix gives the same file on every call. Aborts if the

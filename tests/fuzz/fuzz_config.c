@@ -15,15 +15,12 @@
 #include "fuzz_common.h"
 #include "params.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+void fuzz_setup(void)
 {
-	fuzz_init();
 	fuzz_dir_link("dram", "configs/dram");
 	fuzz_dir_link("sm", "configs/sm");
-	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

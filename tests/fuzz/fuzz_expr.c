@@ -18,16 +18,13 @@
 
 #include "expr.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static gsl_rng *rng;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+void fuzz_setup(void)
 {
-	fuzz_init();
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -17,17 +17,7 @@
 
 #include "sweep.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static FILE *devnull;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_init();
-	devnull = fopen("/dev/null", "w");
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sweep *s = sweep_load_string("fuzz.sweep", text, &err);
 
 	if (s != NULL) {
-		sweep_write_points(s, devnull);
+		sweep_write_points(s, fuzz_devnull());
 		sweep_free(s);
 	}
 	free(text);

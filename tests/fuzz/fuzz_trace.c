@@ -20,14 +20,7 @@
 #include "trace.h"
 #include "trace_isa.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_init();
-	return 0;
-}
 
 /* Loads path and reads every block of every kernel. */
 static void read_all(const char *path)

@@ -17,17 +17,7 @@
 
 #include "workload.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static FILE *devnull;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_init();
-	devnull = fopen("/dev/null", "w");
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct workload *w = workload_load(path, (const char *const *)ov, n, &err);
 
 	if (w != NULL) {
-		workload_describe(w, devnull);
+		workload_describe(w, fuzz_devnull());
 		workload_free(w);
 	}
 	fuzz_free_overrides(ov, n);
