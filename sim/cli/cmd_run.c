@@ -141,7 +141,8 @@ static void register_totals(struct stats *st, struct run_totals *t, size_t nw, b
 	stats_real(st, "sim.time_ns", "simulated time, ns", &t->time_ns, 0);
 	stats_real(st, "sim.host_seconds", "wall-clock seconds of the simulation", &t->host_seconds,
 		   STATS_HOST);
-	stats_counter(st, "sim.events", "events fired", &t->events);
+	stats_counter_flags(st, "sim.events", "events fired (the simulator's own work: left out by "
+			    "--stats-no-host)", &t->events, STATS_HOST);
 	stats_real(st, "bw.l1_gbps", "bytes the coalesced requests move between SMs and L1s, "
 		   "GB/s", &t->l1_gbps, 0);
 	stats_real(st, "bw.l1_peak_gbps", "SMs x l1.lookups_per_cycle x 128 B x core clock",

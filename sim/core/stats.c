@@ -410,8 +410,15 @@ static struct stats_entry *stats_add(struct stats *st, enum stats_kind kind, con
 
 void stats_counter(struct stats *st, const char *name, const char *desc, uint64_t *v)
 {
+	stats_counter_flags(st, name, desc, v, 0);
+}
+
+void stats_counter_flags(struct stats *st, const char *name, const char *desc, uint64_t *v,
+			 unsigned flags)
+{
 	SIM_ASSERT(v != NULL);
-	stats_add(st, KIND_COUNTER, name, desc, 0)->v.u = v;
+	SIM_ASSERT((flags & ~(unsigned)STATS_HOST) == 0);
+	stats_add(st, KIND_COUNTER, name, desc, flags)->v.u = v;
 }
 
 void stats_real(struct stats *st, const char *name, const char *desc, double *v, unsigned flags)

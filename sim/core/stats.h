@@ -32,9 +32,10 @@
  *   CSV   `name,value` rows, the header's fields first as gmsim.<field>
  * Integers print exactly; doubles with %.9g.
  *
- * Host-dependent values (wall-clock time) are registered with STATS_HOST; dumping with
+ * Host-dependent values (wall-clock time) and figures of the simulator's own work rather than of
+ * the modelled machine (events fired) are registered with STATS_HOST; dumping with
  * STATS_DUMP_NO_HOST leaves them and the header's host fields out, so that two runs of the same
- * inputs compare byte for byte.
+ * inputs, and two builds that simulate the same machine the same way, compare byte for byte.
  */
 #ifndef SIM_STATS_H
 #define SIM_STATS_H
@@ -98,6 +99,10 @@ void stats_destroy(struct stats *st);
 /* The pointers are not const: the registry reads them at dump time and writes them in
  * stats_reset. They must outlive the registry (or its last dump and reset). */
 void stats_counter(struct stats *st, const char *name, const char *desc, uint64_t *v);
+/* The same with registration flags (STATS_HOST: a figure of the host or of the simulator's own
+ * work, such as events fired, which STATS_DUMP_NO_HOST leaves out). */
+void stats_counter_flags(struct stats *st, const char *name, const char *desc, uint64_t *v,
+			 unsigned flags);
 
 /* One counter of a unit's statistics struct, for stats_counters. */
 struct stats_counter_def {

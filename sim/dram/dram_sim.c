@@ -89,7 +89,8 @@ static void register_totals(struct dram_sim *ds)
 	stats_real(st, "sim.time_ns", "simulated time, ns", &t->time_ns, 0);
 	stats_real(st, "sim.host_seconds", "wall-clock seconds of the run", &t->host_seconds,
 		   STATS_HOST);
-	stats_counter(st, "sim.events", "events fired", &t->events);
+	stats_counter_flags(st, "sim.events", "events fired (the simulator's own work: left out by "
+			    "--stats-no-host)", &t->events, STATS_HOST);
 	stats_counter(st, "dram.requests", "requests completed", &t->requests);
 	stats_counter(st, "dram.reads", "read requests completed", &t->reads);
 	stats_counter(st, "dram.writes", "write requests completed", &t->writes);
