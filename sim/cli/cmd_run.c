@@ -3,10 +3,9 @@
  * (SMs from sim/front/sm.h over the memory system of sim/gpu/sim.h) and report where the
  * memory system spends its time: a one-screen summary on stdout, every statistic in JSON or CSV.
  *
- * The run-level names of DESIGN section 6 are filled here: sim.cycles (core cycles until the
- * last block retired), sim.time_ns, sim.host_seconds, sim.events, and the dram.* aggregates
- * summed over the controllers (mc_sum_add, as sim/dram/dram_sim.c does standalone), plus
- * the achieved bandwidth of each level against its peak (bw.*).
+ * The run-level names of DESIGN section 6 (sim.cycles, sim.time_ns, the dram.* aggregates, the
+ * achieved bandwidth of each level against its peak, bw.*) are assembled below the CLI, in
+ * sim/gpu/totals.c; the run itself (kernel order, drain, watchdog, limits) is sim/gpu/run.c.
  *
  * Report. Per level: bandwidth against its peak, hit rates (with --predict, next to the hit
  * rates a fully associative LRU cache of the same size would reach on the same stream, from
@@ -15,9 +14,9 @@
  * stage (the load_stage.* means of sm.h, which add up to the mean request latency); and the
  * DRAM bandwidth waterfall from peak to achieved (sim/dram/mc.h).
  *
- * Several -w: the kernels run in order on one machine (sm.h: front_create), reported as one
+ * Several -w: the kernels run in order on one machine (run.h: run_create), reported as one
  * run with each kernel's start and end (kernelN.start, kernelN.end). --trace LIST runs the
- * kernels of an Accel-Sim trace the same way (sm.h: front_create_trace; doc/trace.md).
+ * kernels of an Accel-Sim trace the same way (run.h: run_create_trace; doc/trace.md).
  */
 #include "config.h"
 
@@ -34,14 +33,14 @@
 #include "analyze.h"
 #include "cli.h"
 #include "clock.h"
-#include "eventq.h"
 #include "log.h"
 #include "mc.h"
 #include "params.h"
 #include "req.h"
+#include "run.h"
 #include "sim.h"
-#include "sm.h"
 #include "stats.h"
+#include "totals.h"
 #include "trace.h"
 #include "workload.h"
 
@@ -78,17 +77,9 @@ struct run_limits {
 	double max_host_seconds;
 };
 
-/* The run-level and DRAM aggregates (DESIGN section 6) and the bandwidth of each level. */
-struct run_totals {
-	uint64_t cycles, events;
-	uint64_t *kstart, *kend;         /* per kernel, core cycles */
-	double time_ns, host_seconds;
-	uint64_t requests, reads, writes, bytes_moved, bytes_useful, refreshes, row_hits,
-		row_accesses, ecc_bursts, refresh_bank_cycles, read_wait, read_service;
-	double peak_gbps, achieved_gbps, row_hit_rate, refresh_pct, ecc_pct;
-	/* bandwidth of each level, GB/s, and its peak */
-	double l1_gbps, l1_peak, xreq_gbps, xreq_peak, xrep_gbps, xrep_peak, l2_busy_pct;
-	double predict_l1, predict_l2;
+/* The hit rates the timing-free analysis predicts (--predict); NaN: not asked. */
+struct prediction {
+	double l1, l2;
 };
 
 struct progress {
@@ -124,130 +115,11 @@ static void progress_cb(void *ctx, cycle_t cycle, uint64_t done, uint64_t blocks
 	fflush(stderr);
 }
 
-static void register_totals(struct stats *st, struct run_totals *t, size_t nw, bool hierarchy)
-{
-	size_t k;
-
-	stats_counter(st, "sim.cycles", "core cycles until the last block retired", &t->cycles);
-	for (k = 0; k < nw; k++) {
-		char name[48];
-
-		snprintf(name, sizeof name, "kernel%zu.start", k);
-		stats_counter(st, name, "core cycle the kernel's first blocks launched",
-			      &t->kstart[k]);
-		snprintf(name, sizeof name, "kernel%zu.end", k);
-		stats_counter(st, name, "core cycle the kernel's last block retired", &t->kend[k]);
-	}
-	stats_real(st, "sim.time_ns", "simulated time, ns", &t->time_ns, 0);
-	stats_real(st, "sim.host_seconds", "wall-clock seconds of the simulation", &t->host_seconds,
-		   STATS_HOST);
-	stats_counter_flags(st, "sim.events", "events fired (the simulator's own work: left out by "
-			    "--stats-no-host)", &t->events, STATS_HOST);
-	stats_real(st, "bw.l1_gbps", "bytes the coalesced requests move between SMs and L1s, "
-		   "GB/s", &t->l1_gbps, 0);
-	stats_real(st, "bw.l1_peak_gbps", "SMs x l1.lookups_per_cycle x 128 B x core clock",
-		   &t->l1_peak, 0);
-	if (!hierarchy)
-		return;
-	stats_real(st, "bw.xbar_req_gbps", "crossbar request network, bytes with headers, GB/s",
-		   &t->xreq_gbps, 0);
-	stats_real(st, "bw.xbar_req_peak_gbps", "min(inputs, outputs) x xbar.req_port_bytes x "
-		   "crossbar clock", &t->xreq_peak, 0);
-	stats_real(st, "bw.xbar_reply_gbps", "crossbar reply network, bytes with headers, GB/s",
-		   &t->xrep_gbps, 0);
-	stats_real(st, "bw.xbar_reply_peak_gbps", "min(inputs, outputs) x xbar.reply_port_bytes "
-		   "x crossbar clock", &t->xrep_peak, 0);
-	stats_real(st, "bw.l2_lookup_busy_pct", "L2 lookups / (slices x lookups_per_cycle x L2 "
-		   "cycles), %", &t->l2_busy_pct, 0);
-	stats_counter(st, "dram.requests", "32 B accesses the L2 slices completed at DRAM",
-		      &t->requests);
-	stats_counter(st, "dram.reads", "32 B read bursts, all channels", &t->reads);
-	stats_counter(st, "dram.writes", "32 B write bursts, all channels", &t->writes);
-	stats_counter(st, "dram.bytes_moved", "bytes on the data buses, ECC included",
-		      &t->bytes_moved);
-	stats_counter(st, "dram.bytes_useful", "bytes of the L2's reads and writes (no ECC)",
-		      &t->bytes_useful);
-	stats_real(st, "dram.peak_gbps", "peak DRAM bandwidth, GB/s", &t->peak_gbps, 0);
-	stats_real(st, "dram.achieved_gbps", "dram.bytes_useful over sim.time_ns, GB/s",
-		   &t->achieved_gbps, 0);
-	stats_real(st, "dram.row_hit_rate", "row hits / column accesses", &t->row_hit_rate, 0);
-	stats_counter(st, "dram.refreshes", "refresh commands, all channels", &t->refreshes);
-	stats_real(st, "dram.refresh_pct", "share of bank time spent refreshing, %",
-		   &t->refresh_pct, 0);
-	stats_real(st, "dram.ecc_pct", "share of bursts moved for ECC, %", &t->ecc_pct, 0);
-}
-
 static double get(const struct stats *st, const char *name)
 {
 	double v;
 
 	return stats_get(st, name, &v) ? v : NAN;
-}
-
-static double gbps(double bytes, double ns)
-{
-	return ns > 0 ? bytes / ns : 0.0;
-}
-
-static void fill_totals(struct sim *s, const struct gpu_params *p, const struct dram_spec *spec,
-			struct run_totals *t)
-{
-	struct stats *st = sim_stats(s);
-	double core_mhz = gpu_clock_mhz(p, GPU_CLK_CORE);
-	uint32_t ch, nch = sim_channels(s);
-
-	t->events = eventq_fired(sim_eventq(s));
-	t->time_ns = (double)t->cycles * (double)clock_period(sim_core_clock(s)) / 1000.0;
-	t->l1_gbps = gbps(get(st, "coal.bytes_moved"), t->time_ns);
-	t->l1_peak = (double)p->gpu.sms * p->l1.lookups_per_cycle * 128.0 * core_mhz / 1000.0;
-	if (nch == 0)
-		return;
-	{
-		uint32_t nsl = sim_slices(s);
-		double xmhz = gpu_clock_mhz(p, GPU_CLK_XBAR), l2mhz = gpu_clock_mhz(p, GPU_CLK_L2);
-		double ports = (double)(p->gpu.sms < nsl ? p->gpu.sms : nsl);
-
-		t->xreq_gbps = gbps(get(st, "xbar.req.bytes"), t->time_ns);
-		t->xrep_gbps = gbps(get(st, "xbar.reply.bytes"), t->time_ns);
-		t->xreq_peak = ports * p->xbar.req_port_bytes * xmhz / 1000.0;
-		t->xrep_peak = ports * p->xbar.reply_port_bytes * xmhz / 1000.0;
-		t->l2_busy_pct = t->time_ns > 0
-			? 100.0 * get(st, "l2.accesses") /
-			  ((double)nsl * p->l2.lookups_per_cycle * t->time_ns * l2mhz / 1000.0)
-			: 0.0;
-	}
-	{
-		struct mc_sum sum;
-
-		memset(&sum, 0, sizeof sum);
-		for (ch = 0; ch < nch; ch++)
-			mc_sum_add(sim_mc(s, ch), &sum);
-		t->reads = sum.reads;
-		t->writes = sum.writes;
-		t->ecc_bursts = sum.ecc_bursts;
-		t->row_hits = sum.row_hits;
-		t->row_accesses = sum.row_hits + sum.row_misses + sum.row_conflicts;
-		t->refreshes = sum.refreshes;
-		t->refresh_bank_cycles = sum.refresh_bank_cycles;
-		t->read_wait = sum.read_wait_cycles;
-		t->read_service = sum.read_service_cycles;
-	}
-	t->requests = t->reads + t->writes;
-	t->bytes_useful = t->requests * spec->burst_bytes;
-	t->bytes_moved = (t->reads + t->writes + t->ecc_bursts) * spec->burst_bytes;
-	t->peak_gbps = spec->peak_gbps;
-	t->achieved_gbps = gbps((double)t->bytes_useful, t->time_ns);
-	t->row_hit_rate = t->row_accesses ? (double)t->row_hits / (double)t->row_accesses : 0.0;
-	{
-		/* bank time of the kernel: its DRAM cycles x banks */
-		double dcycles = t->time_ns * 1000.0 / (double)spec->tck_ps;
-		double banks = (double)spec->channels * spec->pcs * spec->banks;
-
-		t->refresh_pct = dcycles > 0 ? 100.0 * (double)t->refresh_bank_cycles /
-				 (dcycles * banks) : 0.0;
-	}
-	t->ecc_pct = t->requests + t->ecc_bursts
-		? 100.0 * (double)t->ecc_bursts / (double)(t->requests + t->ecc_bursts) : 0.0;
 }
 
 static double pct(double a, double b)
@@ -343,8 +215,8 @@ static void report_waterfall(struct sim *s, const struct run_totals *t)
 }
 
 static void report(struct workload *const *ws, const struct trace_list *tl, size_t nw,
-		   const struct gpu_params *p, struct sim *s, const struct dram_spec *spec,
-		   const struct run_totals *t)
+		   const struct gpu_params *p, struct sim *s, const struct run_totals *t,
+		   const struct prediction *pred)
 {
 	const struct stats *st = sim_stats(s);
 	double insts = get(st, "sim.warp_insts");
@@ -390,11 +262,11 @@ static void report(struct workload *const *ws, const struct trace_list *tl, size
 		       pct(t->xrep_gbps, t->xrep_peak), t->l2_busy_pct);
 		printf("  L1           %.0f accesses, hit rate %.3f%s, %.0f MSHR merges, %.0f "
 		       "reservation fails\n", get(st, "l1.accesses"), get(st, "l1.hit_rate"),
-		       predicted(t->predict_l1, b1, sizeof b1), get(st, "l1.mshr_merges"),
+		       predicted(pred->l1, b1, sizeof b1), get(st, "l1.mshr_merges"),
 		       get(st, "l1.reservation_fails"));
 		printf("  L2           %.0f accesses, hit rate %.3f%s, %.0f MSHR merges, %.0f "
 		       "reservation fails\n", get(st, "l2.accesses"), get(st, "l2.hit_rate"),
-		       predicted(t->predict_l2, b2, sizeof b2), get(st, "l2.mshr_merges"),
+		       predicted(pred->l2, b2, sizeof b2), get(st, "l2.mshr_merges"),
 		       get(st, "l2.reservation_fails"));
 		printf("  DRAM         %" PRIu64 " read / %" PRIu64 " write bursts, %.1f of %.1f "
 		       "GB/s peak (%.1f%%), row-hit rate %.3f; refresh %" PRIu64 " commands, "
@@ -407,13 +279,13 @@ static void report(struct workload *const *ws, const struct trace_list *tl, size
 	       get(st, "load_latency_cycles.p99"), get(st, "load_latency_cycles.count"));
 	if (sim_mem_model(s) == GPU_MEM_FIXED)
 		return;
-	report_stages(st, (double)clock_period(sim_core_clock(s)), spec, t);
+	report_stages(st, (double)clock_period(sim_core_clock(s)), sim_dram_spec(s), t);
 	report_waterfall(s, t);
 }
 
 /* The timing-free prediction of the L1 and L2 hit rates (gmsim analyze) into t. */
-static int predict(const struct gpu_params *p, const struct workload *w, struct run_totals *t,
-		   struct sim_err *err)
+static int predict(const struct gpu_params *p, const struct workload *w,
+		   struct prediction *pred, struct sim_err *err)
 {
 	struct analyze_params ap;
 	struct analysis *a;
@@ -428,8 +300,8 @@ static int predict(const struct gpu_params *p, const struct workload *w, struct 
 	st = stats_create();
 	a = analyze_run(w, &ap, st, err);
 	if (a != NULL) {
-		t->predict_l1 = analyze_predicted_l1(a);
-		t->predict_l2 = analyze_predicted_l2(a);
+		pred->l1 = analyze_predicted_l1(a);
+		pred->l2 = analyze_predicted_l2(a);
 	}
 	analyze_free(a);
 	stats_destroy(st);
@@ -437,14 +309,14 @@ static int predict(const struct gpu_params *p, const struct workload *w, struct 
 }
 
 /* The name a partial run's statistics carry (stats.h: stats_header.partial), or NULL. */
-static const char *partial_name(enum front_outcome out)
+static const char *partial_name(enum run_outcome out)
 {
 	switch (out) {
-	case FRONT_WATCHDOG:
+	case RUN_WATCHDOG:
 		return "watchdog";
-	case FRONT_LIMIT_CYCLES:
+	case RUN_LIMIT_CYCLES:
 		return "max_cycles";
-	case FRONT_LIMIT_HOST:
+	case RUN_LIMIT_HOST:
 		return "max_host_seconds";
 	default:
 		return NULL;
@@ -458,74 +330,54 @@ static int run(const struct gpu_params *p, struct workload *const *ws, struct tr
 	       size_t nw, const struct cli_wl_opts *o, bool want_predict, bool quiet,
 	       const struct run_limits *lim, struct sim_err *err)
 {
-	struct run_totals t;
+	struct prediction pred = { NAN, NAN };
 	struct dram_spec spec;
 	struct progress pr;
-	struct timespec t1;
-	struct front *f;
+	struct run *r;
 	struct sim *s;
 	const char *partial;
-	size_t k;
 	int rc = 0;
 
-	memset(&t, 0, sizeof t);
-	t.predict_l1 = t.predict_l2 = NAN;
 	if (gpu_dram_spec(p, &spec, err) != 0)
 		return -1;
-	if (want_predict && p->memory.model != GPU_MEM_FIXED && predict(p, ws[0], &t, err) != 0)
+	if (want_predict && p->memory.model != GPU_MEM_FIXED && predict(p, ws[0], &pred, err) != 0)
 		return -1;
 	s = sim_create(p, err);
 	if (s == NULL)
 		return -1;
-	f = tl != NULL ? front_create_trace(s, &p->sm, tl, p->sim.seed, err)
-		: front_create(s, &p->sm, (const struct workload *const *)ws, nw, p->sim.seed, err);
-	if (f == NULL) {
+	r = tl != NULL ? run_create_trace(s, tl, err)
+		: run_create(s, (const struct workload *const *)ws, nw, err);
+	if (r == NULL) {
 		sim_destroy(s);
 		return -1;
 	}
-	t.kstart = xcalloc(nw, sizeof *t.kstart);
-	t.kend = xcalloc(nw, sizeof *t.kend);
-	register_totals(sim_stats(s), &t, nw, sim_mem_model(s) != GPU_MEM_FIXED);
 	memset(&pr, 0, sizeof pr);
 	pr.on = !quiet && isatty(STDERR_FILENO);
-	front_set_progress(f, progress_cb, &pr);
+	run_set_progress(r, progress_cb, &pr);
 	clock_gettime(CLOCK_MONOTONIC, &pr.t0);
-	front_set_limits(f, lim->max_cycles, lim->max_host_seconds);
-	rc = front_run(f, err);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	run_set_limits(r, lim->max_cycles, lim->max_host_seconds);
+	rc = run_simulate(r, err);
 	if (pr.printed)
 		fprintf(stderr, "\r%*s\r", 79, "");
-	partial = partial_name(front_outcome(f));
+	partial = partial_name(run_outcome(r));
 	if (rc == 0 || partial != NULL) {
+		const struct run_totals *t = run_totals(r);
 		struct sim_err werr;
 
 		if (partial != NULL)
 			printf("PARTIAL: the run stopped early (%s) at core cycle %" PRIu64 "; what "
 			       "follows is the state at that cycle\n", partial,
-			       (uint64_t)front_cycles(f));
-		t.host_seconds = since(&pr.t0, &t1);
-		t.cycles = front_cycles(f);
-		for (k = 0; k < nw; k++) {
-			cycle_t a, b;
-
-			front_kernel_cycles(f, k, &a, &b);
-			t.kstart[k] = a;
-			t.kend[k] = b;
-		}
-		sim_totals(s);
-		fill_totals(s, p, &spec, &t);
-		report(ws, tl, nw, p, s, &spec, &t);
-		if (cli_wl_write_stats(o, sim_stats(s), p, t.host_seconds, partial, &werr) != 0) {
+			       (uint64_t)run_cycles(r));
+		report(ws, tl, nw, p, s, t, &pred);
+		if (cli_wl_write_stats(o, sim_stats(s), p, t->host_seconds, partial, &werr) != 0) {
 			*err = werr;
 			rc = -1;
 		} else if (partial != NULL) {
-			rc = front_outcome(f) == FRONT_WATCHDOG ? SIM_EXIT_WATCHDOG : SIM_EXIT_LIMIT;
+			rc = run_outcome(r) == RUN_WATCHDOG ? SIM_EXIT_WATCHDOG : SIM_EXIT_LIMIT;
 		}
 	}
-	front_destroy(f);
+	run_destroy(r);
 	sim_destroy(s);
-	free(t.kstart);
-	free(t.kend);
 	return rc;
 }
 

@@ -5,7 +5,7 @@
  * statistics are sim/analysis/validate.h; this file runs the simulator and prints.
  *
  * Each point is one machine (sim_create) running a kernel list: an optional warm-up kernel,
- * then the measured kernel; the value comes from the measured kernel's span (front_kernel_cycles).
+ * then the measured kernel; the value comes from the measured kernel's span (run_kernel_cycles).
  * Runs are deterministic: the config's seed, points in file order.
  */
 #include "config.h"
@@ -24,8 +24,8 @@
 #include "json.h"
 #include "log.h"
 #include "params.h"
+#include "run.h"
 #include "sim.h"
-#include "sm.h"
 #include "validate.h"
 #include "workload.h"
 
@@ -114,7 +114,7 @@ static int run_point(const struct gpu_params *p, const char *dir, const struct v
 	struct workload *ws[2] = { NULL, NULL };
 	size_t nw = 0;
 	struct sim *s = NULL;
-	struct front *f = NULL;
+	struct run *r = NULL;
 	cycle_t a, b;
 	int rc = -1;
 
@@ -129,17 +129,16 @@ static int run_point(const struct gpu_params *p, const char *dir, const struct v
 	s = sim_create(p, err);
 	if (s == NULL)
 		goto out;
-	f = front_create(s, &p->sm, (const struct workload *const *)ws, nw, p->sim.seed, err);
-	if (f == NULL)
+	r = run_create(s, (const struct workload *const *)ws, nw, err);
+	if (r == NULL)
 		goto out;
-	if (front_run(f, err) != 0)
+	if (run_simulate(r, err) != 0)
 		goto out;
-	front_kernel_cycles(f, nw - 1, &a, &b);
+	run_kernel_cycles(r, nw - 1, &a, &b);
 	*value = validate_value(pl, (uint64_t)(b - a), (double)clock_period(sim_core_clock(s)));
 	rc = 0;
 out:
-	if (f != NULL)
-		front_destroy(f);
+	run_destroy(r);
 	if (s != NULL)
 		sim_destroy(s);
 	for (size_t k = 0; k < 2; k++)

@@ -18,7 +18,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clock.h"
 #include "coalescer.h"
@@ -26,7 +25,6 @@
 #include "expr.h"
 #include "link.h"
 #include "req.h"
-#include "sim.h"
 #include "sm.h"
 #include "stats.h"
 #include "trace.h"
@@ -74,8 +72,6 @@ _Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS
 #define SLOT_NOREG WORKLOAD_MAX_REGS
 #define SLOT_CHASE (WORKLOAD_MAX_REGS + 1)
 #define NSLOTS (WORKLOAD_MAX_REGS + 2)
-/* Core cycles between progress callbacks. */
-#define FRONT_SLICE_CYCLES 4096
 
 struct sm_core;
 
@@ -157,13 +153,11 @@ struct front_stats {
 };
 
 struct front {
-	struct sim *s;
 	struct sm_params p;
 	const struct workload *const *ws; /* the kernels, run one after the other */
 	struct trace_list *tl;             /* or a trace's list (then ws is NULL) */
 	size_t nw, kidx;                   /* kernels, the one running */
 	uint64_t ***chases;                /* per kernel: its chase orders (wexec_chase_build) */
-	cycle_t *kstart, *kend;            /* per kernel: first launch, last block retired */
 	/* the kernel running: */
 	const struct workload *w;          /* workload kernels */
 	struct trace_reader *tr;           /* trace kernels: the kernel's reader, */
@@ -183,16 +177,8 @@ struct front {
 	uint64_t block_regs;    /* registers one block takes (0: not limited) */
 	uint64_t threads, nblocks, next_block, blocks_done, age;
 	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
-	cycle_t end;
+	cycle_t end;            /* core cycle the kernel's last block retired */
 	cycle_t progress_at;    /* core cycle of the last issue or reply, for the watchdog */
-	uint64_t watchdog;      /* sim.watchdog_cycles */
-	cycle_t max_cycles;     /* front_set_limits; 0: none */
-	double max_host_s;
-	struct timespec t0;     /* host time front_run started */
-	enum front_outcome outcome;
-	cycle_t stopped_at;     /* the cycle a limit or the watchdog stopped the run */
-	front_progress_fn *progress_fn;
-	void *progress_ctx;
 	front_trace_fn *trace_fn;
 	void *trace_ctx;
 	/* load line requests: ticks spent in each stage (from entering it to the next stamped
@@ -203,7 +189,6 @@ struct front {
 	bool failed;
 	struct sim_err err;
 	struct front_stats st;
-	uint64_t warm_lines;    /* L2 lines the trace's MemcpyHtoD installed */
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -993,6 +978,7 @@ static int front_kernel(struct front *f, size_t k, struct sim_err *err)
 	uint32_t block[3], regs;
 
 	f->kidx = k;
+	f->progress_at = clock_cycle(f->clk);
 	f->next_block = f->blocks_done = 0;
 	if (f->tl != NULL) {
 		const struct trace_kernel *tk = &f->tl->kernels[k];
@@ -1033,29 +1019,25 @@ static int front_kernel(struct front *f, size_t k, struct sim_err *err)
 }
 
 /* The front without its kernels: nw kernels of at most wpb_max warps per block. */
-static struct front *front_new(struct sim *s, const struct sm_params *p, size_t nw,
-			       uint32_t wpb_max, uint64_t seed)
+static struct front *front_new(const struct front_env *env, const struct sm_params *p,
+			       size_t nw, uint32_t wpb_max, uint64_t seed)
 {
 	struct front *f = xcalloc(1, sizeof *f);
 	struct coal_params cp;
 	uint32_t i, j;
 
-	f->s = s;
 	f->p = *p;
 	f->nw = nw;
-	f->watchdog = sim_params(s)->sim.watchdog_cycles;
-	f->clk = sim_core_clock(s);
-	f->q = sim_eventq(s);
-	f->pool = sim_pool(s);
+	f->clk = env->clk;
+	f->q = env->q;
+	f->pool = env->pool;
 	f->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(f->rng, (unsigned long)(seed ^ (seed >> 32)));
 	f->ectx.rng = f->rng;
 	coal_params_default(&cp);
 	f->coal = coalescer_create(&cp);
 	f->chases = xcalloc(nw, sizeof *f->chases);
-	f->kstart = xcalloc(nw, sizeof *f->kstart);
-	f->kend = xcalloc(nw, sizeof *f->kend);
-	f->nsm = sim_sms(s);
+	f->nsm = env->sms;
 	f->sms = xcalloc(f->nsm, sizeof *f->sms);
 	for (i = 0; i < f->nsm; i++) {
 		struct sm_core *sm = &f->sms[i];
@@ -1063,8 +1045,8 @@ static struct front *front_new(struct sim *s, const struct sm_params *p, size_t 
 
 		sm->f = f;
 		sm->id = i;
-		sm->in = sim_sm_in(s, i);
-		sm->resp = sim_sm_resp(s, i);
+		sm->in = env->in[i];
+		sm->resp = env->resp[i];
 		sm->warps = xcalloc(p->max_warps, sizeof *sm->warps);
 		sm->cold = xcalloc(p->max_warps, sizeof *sm->cold);
 		for (j = 0; j < p->schedulers && j < p->max_warps; j++)
@@ -1080,7 +1062,7 @@ static struct front *front_new(struct sim *s, const struct sm_params *p, size_t 
 	return f;
 }
 
-struct front *front_create(struct sim *s, const struct sm_params *p,
+struct front *front_create(const struct front_env *env, const struct sm_params *p,
 			   const struct workload *const *ws, size_t nw, uint64_t seed,
 			   struct sim_err *err)
 {
@@ -1101,7 +1083,7 @@ struct front *front_create(struct sim *s, const struct sm_params *p,
 		if (wpb > wpb_max)
 			wpb_max = wpb;
 	}
-	f = front_new(s, p, nw, wpb_max, seed);
+	f = front_new(env, p, nw, wpb_max, seed);
 	f->ws = ws;
 	for (k = 0; k < nw; k++) {
 		f->chases[k] = wexec_chase_build(ws[k], f->rng, err);
@@ -1110,13 +1092,12 @@ struct front *front_create(struct sim *s, const struct sm_params *p,
 			return NULL;
 		}
 	}
-	front_kernel(f, 0, err);
-	register_stats(f, sim_stats(s));
+	register_stats(f, env->st);
 	return f;
 }
 
-struct front *front_create_trace(struct sim *s, const struct sm_params *p, struct trace_list *tl,
-				 uint64_t seed, struct sim_err *err)
+struct front *front_create_trace(const struct front_env *env, const struct sm_params *p,
+				 struct trace_list *tl, uint64_t seed, struct sim_err *err)
 {
 	struct front *f;
 	uint32_t wpb_max = 0;
@@ -1135,15 +1116,13 @@ struct front *front_create_trace(struct sim *s, const struct sm_params *p, struc
 		if (wpb > wpb_max)
 			wpb_max = wpb;
 	}
-	f = front_new(s, p, tl->nkernels, wpb_max, seed);
+	f = front_new(env, p, tl->nkernels, wpb_max, seed);
 	f->tl = tl;
-	register_stats(f, sim_stats(s));
-	stats_counter(sim_stats(s), "trace.unknown_insts", "trace instructions whose opcode is in "
+	register_stats(f, env->st);
+	stats_counter(env->st, "trace.unknown_insts", "trace instructions whose opcode is in "
 		      "no latency table (run as ALU work)", &tl->unknown_insts);
-	stats_counter(sim_stats(s), "trace.alias_warps", "trace warps whose loads write more "
+	stats_counter(env->st, "trace.alias_warps", "trace warps whose loads write more "
 		      "registers than the scoreboard has slots", &tl->alias_warps);
-	stats_counter(sim_stats(s), "trace.l2_warm_lines", "L2 lines installed by MemcpyHtoD",
-		      &f->warm_lines);
 	return f;
 }
 
@@ -1168,16 +1147,13 @@ void front_destroy(struct front *f)
 	trace_close(f->tr);
 	trace_block_free(&f->ahead);
 	free(f->chases);
-	free(f->kstart);
-	free(f->kend);
 	free(f->sms);
 	coalescer_destroy(f->coal);
 	gsl_rng_free(f->rng);
 	free(f);
 }
 
-/* The state of every SM with live warps, for the watchdog. */
-static void front_dump(const struct front *f, FILE *out)
+void front_dump(const struct front *f, FILE *out)
 {
 	uint32_t i, j;
 
@@ -1209,51 +1185,13 @@ static void front_dump(const struct front *f, FILE *out)
 	}
 }
 
-/* The watchdog's report on stderr: the SMs, every unit's queues, the oldest request in flight
- * with its stage stamps. Fills err with the one-line summary; returns -1. */
-static int watchdog_fire(struct front *f, cycle_t at, const char *why, struct sim_err *err)
-{
-	const struct mem_req *r = req_pool_oldest(f->pool);
-	uint64_t inflight = req_pool_in_flight(f->pool);
-
-	f->outcome = FRONT_WATCHDOG;
-	f->stopped_at = at;
-	fprintf(stderr, "gmsim: watchdog at core cycle %" PRIu64 ": %s; state of every unit:\n",
-		(uint64_t)at, why);
-	front_dump(f, stderr);
-	sim_dump(f->s, stderr);
-	if (r != NULL) {
-		fprintf(stderr, "oldest request in flight (of %" PRIu64 "):\n", inflight);
-		req_dump(r, clock_period(f->clk), "  ", stderr);
-	} else {
-		fprintf(stderr, "no request in flight\n");
-	}
-	fprintf(stderr, "gmsim: watchdog: end of state dump\n");
-	return sim_err_set(err, f->kpath, 0, "watchdog: %s at core cycle %" PRIu64 " (kernel %zu, "
-			   "%" PRIu64 " of %" PRIu64 " blocks done, %" PRIu64 " requests in "
-			   "flight); the state dump above names the units and the oldest request",
-			   why, (uint64_t)at, f->kidx, f->blocks_done, f->nblocks, inflight);
-}
-
-static double host_seconds_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/* Runs the current kernel until its last block retires. Returns 0, or -1 with err filled and
- * f->outcome set. */
-static int run_kernel(struct front *f, struct sim_err *err)
+/* Launches the current kernel's first blocks, one per SM per round while they fit, and wakes
+ * the SMs that got one. */
+static void launch_first_blocks(struct front *f)
 {
 	bool more = true;
 	uint32_t i;
-	cycle_t cur;
-	char why[160];
 
-	f->kstart[f->kidx] = clock_cycle(f->clk);
-	/* round-robin: one block per SM per round while they fit */
 	while (more) {
 		more = false;
 		for (i = 0; i < f->nsm; i++) {
@@ -1268,100 +1206,61 @@ static int run_kernel(struct front *f, struct sim_err *err)
 	for (i = 0; i < f->nsm; i++)
 		if (f->sms[i].blocks_used > 0)
 			clock_wake(f->sms[i].unit);
-	/* The queue runs in slices of at most FRONT_SLICE_CYCLES, each ending at a core cycle edge
-	 * (events at that edge included): at the progress callback, the watchdog's deadline (last
-	 * progress + sim.watchdog_cycles: a span with no issue and no reply is a deadlock, which
-	 * refresh alone would keep simulating for ever) and the cycle limit. Where a slice ends
-	 * does not change what happens, so limits stop a run at the exact cycle. */
-	cur = clock_cycle(f->clk);
-	f->progress_at = cur;
-	for (;;) {
-		cycle_t stop = cur + FRONT_SLICE_CYCLES, deadline = f->progress_at + f->watchdog;
+}
 
-		if (deadline < stop)
-			stop = deadline;
-		if (f->max_cycles != 0 && f->max_cycles < stop)
-			stop = f->max_cycles > cur ? f->max_cycles : cur;
-		eventq_run_until(f->q, clock_tick_of(f->clk, stop));
-		if (f->failed || f->blocks_done == f->nblocks) {
-			/* eventq_stop at the last block's retirement: the queue stopped there, not
-			 * at the slice's end (the drain below must start from it, or refresh and
-			 * other timed events would run on to the slice's end) */
-			cur = clock_cycle(f->clk);
-			break;
-		}
-		cur = stop;
-		if (f->progress_fn != NULL)
-			f->progress_fn(f->progress_ctx, cur, f->blocks_done, f->nblocks,
-				       f->st.warp_insts);
-		if (cur >= f->progress_at + f->watchdog) {
-			snprintf(why, sizeof why, "no warp instruction issued and no request retired "
-				 "in the %" PRIu64 " core cycles since cycle %" PRIu64
-				 " (sim.watchdog_cycles)", f->watchdog, (uint64_t)f->progress_at);
-			return watchdog_fire(f, cur, why, err);
-		}
-		if (f->max_cycles != 0 && cur >= f->max_cycles) {
-			f->outcome = FRONT_LIMIT_CYCLES;
-			f->stopped_at = cur;
-			return sim_err_set(err, NULL, 0, "limit: the run reached --max-cycles %" PRIu64
-					   " with %" PRIu64 " of %" PRIu64 " blocks of kernel %zu done; "
-					   "statistics so far, marked partial", (uint64_t)f->max_cycles,
-					   f->blocks_done, f->nblocks, f->kidx);
-		}
-		if (f->max_host_s > 0 && host_seconds_since(&f->t0) >= f->max_host_s) {
-			f->outcome = FRONT_LIMIT_HOST;
-			f->stopped_at = cur;
-			return sim_err_set(err, NULL, 0, "limit: the run used up --max-host-seconds %g "
-					   "at core cycle %" PRIu64 " with %" PRIu64 " of %" PRIu64
-					   " blocks of kernel %zu done; statistics so far, marked partial",
-					   f->max_host_s, (uint64_t)cur, f->blocks_done, f->nblocks,
-					   f->kidx);
-		}
-		if (eventq_next_tick(f->q) == TICK_NEVER)
-			return watchdog_fire(f, cur, "nothing left to simulate with blocks to run", err);
-	}
-	if (f->failed) {
-		f->outcome = FRONT_FAILED;
-		*err = f->err;
+int front_kernel_begin(struct front *f, size_t k, struct sim_err *err)
+{
+	SIM_ASSERT(k < f->nw);
+	if (front_kernel(f, k, err) != 0)
 		return -1;
-	}
-	f->kend[f->kidx] = f->end;
-	/* Drain what the last warps left in flight (write-throughs on their way to the L2, their
-	 * acks), so that every request created is retired before the next kernel starts, as a
-	 * kernel boundary does. The kernel's cycle count stays at its last warp's end. A hierarchy
-	 * that does not drain within the watchdog span is wedged. */
-	{
-		cycle_t give_up = cur + f->watchdog;
-
-		while (!sim_is_idle(f->s) && cur < give_up &&
-		       eventq_next_tick(f->q) != TICK_NEVER) {
-			cur = cur + 64 < give_up ? cur + 64 : give_up;
-			eventq_run_until(f->q, clock_tick_of(f->clk, cur));
-		}
-		if (!sim_is_idle(f->s)) {
-			snprintf(why, sizeof why, "the memory system did not drain in the %" PRIu64
-				 " core cycles after the kernel's last block (sim.watchdog_cycles)",
-				 f->watchdog);
-			return watchdog_fire(f, cur, why, err);
-		}
-		SIM_ASSERT(req_pool_is_drained(sim_pool(f->s)));
-	}
+	launch_first_blocks(f);
 	return 0;
 }
 
-void front_set_limits(struct front *f, cycle_t max_cycles, double max_host_seconds)
+bool front_kernel_done(const struct front *f)
 {
-	f->max_cycles = max_cycles;
-	f->max_host_s = max_host_seconds;
+	return f->blocks_done == f->nblocks;
 }
 
-enum front_outcome front_outcome(const struct front *f)
+bool front_failed(const struct front *f, struct sim_err *err)
 {
-	return f->outcome;
+	if (f->failed && err != NULL)
+		*err = f->err;
+	return f->failed;
 }
 
-/* The per-stage means of the load line requests retired so far, core cycles. */
-static void stage_means(struct front *f)
+cycle_t front_last_progress(const struct front *f)
+{
+	return f->progress_at;
+}
+
+cycle_t front_end_cycle(const struct front *f)
+{
+	return f->end;
+}
+
+void front_blocks(const struct front *f, uint64_t *done, uint64_t *all)
+{
+	*done = f->blocks_done;
+	*all = f->nblocks;
+}
+
+uint64_t front_warp_insts(const struct front *f)
+{
+	return f->st.warp_insts;
+}
+
+const char *front_kernel_path(const struct front *f)
+{
+	return f->kpath;
+}
+
+size_t front_kernels(const struct front *f)
+{
+	return f->nw;
+}
+
+void front_finish(struct front *f)
 {
 	uint32_t i;
 
@@ -1370,67 +1269,8 @@ static void stage_means(struct front *f)
 				   (double)clock_period(f->clk) / (double)f->stage_reqs : 0.0;
 }
 
-static int run_all(struct front *f, struct sim_err *err)
-{
-	size_t k, c;
-
-	if (f->tl != NULL) {
-		/* the list's commands in order: copies warm the L2, kernels run */
-		for (c = 0; c < f->tl->ncmds; c++) {
-			const struct trace_cmd *cmd = &f->tl->cmds[c];
-
-			if (cmd->kind == TRACE_CMD_MEMCPY) {
-				f->warm_lines += sim_l2_warm(f->s, cmd->addr, cmd->bytes);
-				continue;
-			}
-			if (front_kernel(f, cmd->kernel, err) != 0) {
-				f->outcome = FRONT_FAILED;
-				return -1;
-			}
-			if (run_kernel(f, err) != 0)
-				return -1;
-		}
-	}
-	for (k = 0; k < f->nw && f->tl == NULL; k++) {
-		if (k > 0)
-			front_kernel(f, k, err);
-		if (run_kernel(f, err) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-int front_run(struct front *f, struct sim_err *err)
-{
-	int rc;
-
-	clock_gettime(CLOCK_MONOTONIC, &f->t0);
-	f->outcome = FRONT_DONE;
-	rc = run_all(f, err);
-	stage_means(f); /* a partial run's too */
-	return rc;
-}
-
 void front_set_trace(struct front *f, front_trace_fn *fn, void *ctx)
 {
 	f->trace_fn = fn;
 	f->trace_ctx = ctx;
-}
-
-void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx)
-{
-	f->progress_fn = fn;
-	f->progress_ctx = ctx;
-}
-
-cycle_t front_cycles(const struct front *f)
-{
-	return f->outcome == FRONT_DONE || f->outcome == FRONT_FAILED ? f->end : f->stopped_at;
-}
-
-void front_kernel_cycles(const struct front *f, size_t k, cycle_t *start, cycle_t *end)
-{
-	SIM_ASSERT(k < f->nw);
-	*start = f->kstart[k];
-	*end = f->kend[k];
 }

@@ -1,6 +1,7 @@
 /*
  * sm.h - the streaming multiprocessors: block scheduler, warps, warp issue, scoreboard, LD/ST
- * unit and shared-memory banks, driving the memory hierarchy of struct sim with one workload.
+ * unit and shared-memory banks, running the kernels of workloads or a trace over two links per
+ * SM (the run driver, sim/gpu/run.h, sequences the kernels and watches the run).
  *
  * One clock unit of the core domain per SM. A global block scheduler hands the kernel's blocks
  * to the SMs round-robin while occupancy allows (warps, blocks, shared memory and, when the
@@ -10,7 +11,7 @@
  * scheduler i mod schedulers, and per cycle each scheduler issues up to issue_width ready warps
  * of its own (loose round-robin or greedy-then-oldest). An op is ready when none of its `uses`
  * registers (and not its own destination register) is pending. Global loads and stores go
- * through the coalescer into the SM's one LD/ST buffer, which hands line requests to sim_sm_in,
+ * through the coalescer into the SM's one LD/ST buffer, which hands line requests to its link,
  * at most ldst_requests_per_cycle per cycle and only while the link accepts them (a memory
  * instruction waits while the buffer holds another one, and, with ldst_bytes_per_cycle, until
  * the unit has taken the previous instruction's lane data; cycles the link refuses are issue
@@ -39,13 +40,19 @@
 #define SIM_SM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cfg.h"
 #include "log.h"
 #include "types.h"
 
-struct sim;
+struct clock;
+struct eventq;
+struct link;
+struct req_pool;
+struct stats;
 struct workload;
 struct workload_op;
 struct winst;
@@ -112,65 +119,81 @@ int sm_no_fit_trace_error(const struct sm_params *p, const struct trace_kernel *
 			  struct sim_err *err);
 
 /*
- * Attaches one unit per SM of s to its core clock and registers the statistics in sim_stats(s).
- * ws[0..nw) are the kernels (nw >= 1), run in order: a kernel starts once the one before has
- * retired its last block and the memory system has drained (a kernel boundary); the caches keep
- * their contents across it. ws and the workloads must outlive the front. Returns NULL with err
- * filled if a block cannot fit on an SM or a chase array is too large.
+ * What the front end is wired to. The machine that answers the SMs' line requests is not the
+ * front's business: it sees a core clock, a request pool, two links per SM and a statistics
+ * registry (sim/gpu/sim.h builds them; a unit test may build its own).
+ *   q      the run's event queue: the front stops it (eventq_stop) when the current kernel's
+ *          last block retires or a warp's evaluation fails, so that the driver can look;
+ *   clk    the core clock: one unit per SM is attached to it;
+ *   pool   line requests come from here; the SM frees each at its reply;
+ *   in     [sms]: SM i pushes its line requests here (the SM becomes the producer);
+ *   resp   [sms]: SM i's replies (the SM becomes the consumer);
+ *   st     where the front's statistics are registered.
  */
-struct front *front_create(struct sim *s, const struct sm_params *p,
+struct front_env {
+	struct eventq *q;
+	struct clock *clk;
+	struct req_pool *pool;
+	struct link *const *in;
+	struct link *const *resp;
+	uint32_t sms;
+	struct stats *st;
+};
+
+/*
+ * Attaches one unit per SM to env->clk and registers the statistics in env->st. ws[0..nw) are
+ * the kernels (nw >= 1), begun one at a time with front_kernel_begin; the caches keep their
+ * contents across kernels (the driver decides what happens between them). ws and the
+ * workloads must outlive the front. Returns NULL with err filled if a block cannot fit on an SM
+ * or a chase array is too large.
+ */
+struct front *front_create(const struct front_env *env, const struct sm_params *p,
 			   const struct workload *const *ws, size_t nw, uint64_t seed,
 			   struct sim_err *err);
 /*
- * The same machine driven by a trace (sim/front/trace.h): the list's commands run in order,
- * MemcpyHtoD warming the L2 (sim_l2_warm) and kernels reading their blocks one at a time as
- * the block scheduler launches them (file order is launch order). Registers per thread and
- * shared memory per block come from each kernel's header. tl must outlive the front; its
- * counters (trace.unknown_insts, trace.alias_warps) are registered with trace.l2_warm_lines.
+ * The same SMs driven by a trace (sim/front/trace.h): kernel k is tl->kernels[k], reading its
+ * blocks one at a time as the block scheduler launches them (file order is launch order).
+ * Registers per thread and shared memory per block come from each kernel's header. tl must
+ * outlive the front; its counters (trace.unknown_insts, trace.alias_warps) are registered.
  * Returns NULL with err filled if a kernel's block cannot fit on an SM.
  */
-struct front *front_create_trace(struct sim *s, const struct sm_params *p, struct trace_list *tl,
-				 uint64_t seed, struct sim_err *err);
+struct front *front_create_trace(const struct front_env *env, const struct sm_params *p,
+				 struct trace_list *tl, uint64_t seed, struct sim_err *err);
 void front_destroy(struct front *f);
-/* How front_run ended. */
-enum front_outcome {
-	FRONT_DONE,         /* every block of every kernel retired */
-	FRONT_FAILED,       /* an evaluation error (a division by zero in an index) */
-	FRONT_WATCHDOG,     /* sim.watchdog_cycles without progress: a deadlock (see front_run) */
-	FRONT_LIMIT_CYCLES, /* the run reached its cycle limit (front_set_limits) */
-	FRONT_LIMIT_HOST,   /* the run used up its host seconds (front_set_limits) */
-};
-/* Bounds the run: max_cycles core cycles from cycle 0, max_host_seconds of wall-clock time
- * measured from the start of front_run (checked every few thousand core cycles); 0: none. */
-void front_set_limits(struct front *f, cycle_t max_cycles, double max_host_seconds);
+/* Kernels the front was created with. */
+size_t front_kernels(const struct front *f);
 /*
- * Runs the event queue until every block of every kernel has retired. Returns 0, or -1 with err
- * filled and front_outcome telling why:
- *   an evaluation error (a division by zero in an index);
- *   the watchdog: no warp instruction issued and no request retired (replied to an SM) for
- *   sim.watchdog_cycles core cycles while blocks remain, or a kernel's requests not drained
- *   within that span after its last block; or nothing left to simulate with blocks remaining.
- *   The SMs, every unit's queues (sim_dump) and the oldest request in flight with its stage
- *   stamps go to stderr first; the run stops at exactly last progress + watchdog_cycles;
- *   a limit of front_set_limits: the run stops at that cycle, its statistics are those so far.
+ * Makes kernel k the current one and launches its first blocks, one per SM per round while
+ * they fit; the SMs that got one are woken, and each launches the next block as one retires.
+ * When the last block retires (front_kernel_done) or a warp fails (front_failed) the front
+ * stops the event queue. Returns 0, or -1 with err filled (a trace kernel that cannot be opened
+ * or whose first block is bad).
  */
-int front_run(struct front *f, struct sim_err *err);
-enum front_outcome front_outcome(const struct front *f);
-/* Called every few thousand core cycles of front_run with the current cycle, blocks retired
- * of all, and warp instructions issued so far. */
-typedef void front_progress_fn(void *ctx, cycle_t cycle, uint64_t blocks_done, uint64_t blocks,
-			       uint64_t warp_insts);
-void front_set_progress(struct front *f, front_progress_fn *fn, void *ctx);
+int front_kernel_begin(struct front *f, size_t k, struct sim_err *err);
+/* Every block of the current kernel retired. */
+bool front_kernel_done(const struct front *f);
+/* A warp's evaluation failed (a division by zero in an index) or the trace's next block was
+ * bad: true, with the error in *err (if not NULL). */
+bool front_failed(const struct front *f, struct sim_err *err);
+/* Core cycle of the last warp instruction issued, reply taken, or kernel begun. */
+cycle_t front_last_progress(const struct front *f);
+/* Core cycle at which the current kernel's last block retired. */
+cycle_t front_end_cycle(const struct front *f);
+/* Blocks of the current kernel retired, and in all. */
+void front_blocks(const struct front *f, uint64_t *done, uint64_t *all);
+/* Warp instructions issued so far (sim.warp_insts). */
+uint64_t front_warp_insts(const struct front *f);
+/* The current kernel's file, for messages. */
+const char *front_kernel_path(const struct front *f);
+/* After the run (a partial one's too): the load_stage.* means of the requests retired so far. */
+void front_finish(struct front *f);
+/* The state of every SM with live warps, for the watchdog. */
+void front_dump(const struct front *f, FILE *out);
 /* Called at every warp instruction issued (each load of a chase) with the core cycle, the SM,
  * the global warp number (block number x warps per block + warp in the block) and the
  * instruction (warpexec.h; op->op is the workload op, op->ti the trace instruction). */
 typedef void front_trace_fn(void *ctx, cycle_t cycle, uint32_t sm, uint64_t gid,
 			    const struct winst *op);
 void front_set_trace(struct front *f, front_trace_fn *fn, void *ctx);
-/* Core cycle at which the last block (of the last kernel) retired; after a limit or the
- * watchdog, the cycle the run stopped at. */
-cycle_t front_cycles(const struct front *f);
-/* Kernel k's first launch and last block's retirement, core cycles. */
-void front_kernel_cycles(const struct front *f, size_t k, cycle_t *start, cycle_t *end);
 
 #endif /* SIM_SM_H */

@@ -28,7 +28,7 @@ struct gpu_desc_params {
 	uint32_t l2_slices_per_channel;
 };
 
-/* sim: how the simulation runs: the seed, the watchdog (sim/front/sm.c: front_run) and a fault
+/* sim: how the simulation runs: the seed, the watchdog (sim/gpu/run.c) and a fault
  * that tests use to wedge the model on purpose. Host limits (--max-cycles, --max-host-seconds)
  * are options of gmsim run, not config keys: they bound a run, not the machine it models. */
 struct sim_params {

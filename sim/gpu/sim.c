@@ -17,10 +17,10 @@
  * scripts find them; mem.* sums the fixedmem counters.
  *
  * sim.fault_lose_dram_read drops one DRAM read's completion in mc_done, on purpose: the one way
- * to wedge a correct model, for the watchdog's tests (sim/front/sm.c: front_run).
+ * to wedge a correct model, for the watchdog's tests (sim/gpu/run.c).
  *
- * Not modelled yet: far/near L2 partitions. The SM front end lives in sim/front/sm.c (gmsim
- * run) or a driver such as probe.c pushes line requests.
+ * Not modelled yet: far/near L2 partitions. The SMs (sim/front/sm.c, put on the machine by the
+ * run driver sim/gpu/run.c for gmsim run) or a driver such as probe.c push line requests.
  */
 #include "config.h"
 
@@ -40,24 +40,12 @@
 #include "sim.h"
 #include "slice_hash.h"
 #include "stats.h"
+#include "totals.h"
 #include "xbar.h"
 
 /* Requests a port between units buffers: deep enough that a full link is a sign of contention
  * downstream, not of the link itself. */
 #define SIM_PORT_DEPTH 64
-
-/* Sums over a level's instances, under "l1." and "l2.". */
-struct level_totals {
-	uint64_t accesses, hits, sector_misses, line_misses, mshr_merges, reservation_fails;
-	uint64_t stall_mshr_full, stall_merge_limit, stall_no_line, stall_miss_queue_full;
-	uint64_t fill_stalls, writebacks;
-	double hit_rate;
-};
-
-/* Sums over the fixedmem instances, under "mem." (fixed model only). */
-struct mem_totals {
-	uint64_t requests, loads, stores, replies, queue_cycles, stall_cycles;
-};
 
 struct sim {
 	struct gpu_params p;
@@ -96,54 +84,6 @@ static void mc_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle
 	l2_dram_done(l2_access_owner(a), a, done);
 }
 
-static void register_totals(struct sim *s)
-{
-	static const struct stats_counter_def defs[] = {
-#define C(f, d) STATS_COUNTER_DEF(struct level_totals, f, d)
-		C(accesses, "requests looked up, all instances"),
-		C(hits, "requests whose sectors were all present"),
-		C(sector_misses, "requests to a present line missing a sector"),
-		C(line_misses, "requests to an absent line"),
-		C(mshr_merges, "misses merged into an MSHR entry in flight"),
-		C(reservation_fails, "cycles a request waited at the head: the four reasons below"),
-		C(stall_mshr_full, "... no free MSHR entry"),
-		C(stall_merge_limit, "... an MSHR entry at its merge limit"),
-		C(stall_no_line, "... every way of the set waiting for a fill"),
-		C(stall_miss_queue_full, "... no room in the miss queue"),
-		C(fill_stalls, "fill-cycles a fill waited for the fill port"),
-		C(writebacks, "dirty sectors written to the next level (L2: to DRAM)"),
-#undef C
-	};
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		struct level_totals *t = i == 0 ? &s->t1 : &s->t2;
-		const char *lv = i == 0 ? "l1" : "l2";
-		char name[64];
-
-		stats_counters(s->st, lv, t, defs, sizeof defs / sizeof defs[0]);
-		snprintf(name, sizeof name, "%s.hit_rate", lv);
-		stats_real(s->st, name, "hits / accesses", &t->hit_rate, 0);
-	}
-}
-
-static void register_mem_totals(struct sim *s)
-{
-	static const struct stats_counter_def defs[] = {
-#define C(f, d) STATS_COUNTER_DEF(struct mem_totals, f, d)
-		C(requests, "line requests the fixed-latency memory accepted, all SMs"),
-		C(loads, "loads accepted"),
-		C(stores, "stores accepted"),
-		C(replies, "replies pushed to the SMs (loads and store acks)"),
-		C(queue_cycles, "cycles requests waited for memory.requests_per_cycle, summed"),
-		C(stall_cycles, "cycles due replies waited for room on the SMs' reply links"),
-#undef C
-	};
-
-	stats_counters(s->st, "mem", &s->tm, defs, sizeof defs / sizeof defs[0]);
-}
-
-/* The fixed model: one fixedmem per SM between its two links. */
 /* Each SM's request and reply links (sm_in, sm_resp), on the core clock; their consumers
  * attach themselves (the memory side takes sm_in, the SM takes sm_resp). */
 static void sm_links_create(struct sim *s)
@@ -166,7 +106,7 @@ static void create_fixed(struct sim *s, const struct fixedmem_params *fp)
 	uint32_t i;
 	char name[64];
 
-	register_mem_totals(s);
+	totals_register_mem(s->st, &s->tm);
 	s->fm = xcalloc(s->nsm, sizeof *s->fm);
 	sm_links_create(s);
 	for (i = 0; i < s->nsm; i++) {
@@ -221,7 +161,7 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 	}
 	s->pool = req_pool_create(1024);
 	s->st = stats_create();
-	register_totals(s);
+	totals_register_levels(s->st, &s->t1, &s->t2);
 	if (p->memory.model == GPU_MEM_FIXED) {
 		s->nslices = 0; /* no L2 slice exists */
 		create_fixed(s, &fp);
@@ -354,6 +294,16 @@ struct link *sim_sm_resp(struct sim *s, uint32_t sm)
 	return s->sm_resp[sm];
 }
 
+struct link *const *sim_sm_in_links(struct sim *s)
+{
+	return s->sm_in;
+}
+
+struct link *const *sim_sm_resp_links(struct sim *s)
+{
+	return s->sm_resp;
+}
+
 enum gpu_mem_model sim_mem_model(const struct sim *s)
 {
 	return (enum gpu_mem_model)s->p.memory.model;
@@ -374,54 +324,10 @@ bool sim_is_idle(const struct sim *s)
 	       req_pool_in_flight(s->pool) == 0;
 }
 
-#define ADD_LEVEL(t, x)                                                                   \
-	do {                                                                              \
-		(t)->accesses += (x)->accesses;                                           \
-		(t)->hits += (x)->hits;                                                   \
-		(t)->sector_misses += (x)->sector_misses;                                 \
-		(t)->line_misses += (x)->line_misses;                                     \
-		(t)->mshr_merges += (x)->mshr_merges;                                     \
-		(t)->stall_mshr_full += (x)->stall_mshr_full;                             \
-		(t)->stall_merge_limit += (x)->stall_merge_limit;                         \
-		(t)->stall_no_line += (x)->stall_no_line;                                 \
-		(t)->stall_miss_queue_full += (x)->stall_miss_queue_full;                 \
-		(t)->fill_stalls += (x)->fill_stalls;                                     \
-	} while (0)
-
-static void finish_level(struct level_totals *t)
-{
-	t->reservation_fails = t->stall_mshr_full + t->stall_merge_limit + t->stall_no_line +
-			       t->stall_miss_queue_full;
-	t->hit_rate = t->accesses ? (double)t->hits / (double)t->accesses : 0.0;
-}
-
 void sim_totals(struct sim *s)
 {
-	uint32_t i;
-
-	memset(&s->t1, 0, sizeof s->t1);
-	memset(&s->t2, 0, sizeof s->t2);
-	memset(&s->tm, 0, sizeof s->tm);
-	for (i = 0; s->l1 != NULL && i < s->nsm; i++)
-		ADD_LEVEL(&s->t1, l1_stats(s->l1[i]));
-	for (i = 0; s->fm != NULL && i < s->nsm; i++) {
-		const struct fixedmem_stats *m = fixedmem_stats(s->fm[i]);
-
-		s->tm.requests += m->requests;
-		s->tm.loads += m->loads;
-		s->tm.stores += m->stores;
-		s->tm.replies += m->replies;
-		s->tm.queue_cycles += m->queue_cycles;
-		s->tm.stall_cycles += m->stall_cycles;
-	}
-	for (i = 0; i < s->nslices; i++) {
-		ADD_LEVEL(&s->t2, l2_stats(s->l2[i]));
-		s->t2.writebacks += l2_stats(s->l2[i])->writebacks;
-	}
-	finish_level(&s->t1);
-	finish_level(&s->t2);
+	totals_fill_levels(&s->t1, &s->t2, &s->tm, s->l1, s->fm, s->nsm, s->l2, s->nslices);
 }
-#undef ADD_LEVEL
 
 uint64_t sim_l2_warm(struct sim *s, addr_t addr, uint64_t bytes)
 {
@@ -484,4 +390,9 @@ struct mc *sim_mc(struct sim *s, uint32_t ch)
 tick_t sim_dram_tck_ps(const struct sim *s)
 {
 	return s->spec.tck_ps;
+}
+
+const struct dram_spec *sim_dram_spec(const struct sim *s)
+{
+	return &s->spec;
 }

@@ -47,12 +47,15 @@ uint32_t sim_sms(const struct sim *s);
 struct link *sim_sm_in(struct sim *s, uint32_t sm);
 /* The link SM sm's replies arrive on (core clock); set its consumer with link_set_consumer. */
 struct link *sim_sm_resp(struct sim *s, uint32_t sm);
+/* Both as arrays indexed by SM (sim_sms entries), owned by s. */
+struct link *const *sim_sm_in_links(struct sim *s);
+struct link *const *sim_sm_resp_links(struct sim *s);
 /* The memory model the sim was built with (memory.model). */
 enum gpu_mem_model sim_mem_model(const struct sim *s);
 /* True when no request is anywhere in the hierarchy (refresh aside). */
 bool sim_is_idle(const struct sim *s);
-/* Fills the aggregate statistics (l1.*, l2.*, and mem.* with the fixed model) from the units';
- * call before dumping. */
+/* Fills the aggregate statistics (l1.*, l2.*, and mem.* with the fixed model; sim/gpu/totals.h)
+ * from the units'; call before dumping. */
 void sim_totals(struct sim *s);
 /* DRAM channels (memory controllers; 0 with the fixed model), L2 slices, the controller of
  * channel ch, and the DRAM clock period. */
@@ -60,6 +63,8 @@ uint32_t sim_channels(const struct sim *s);
 uint32_t sim_slices(const struct sim *s);
 struct mc *sim_mc(struct sim *s, uint32_t ch);
 tick_t sim_dram_tck_ps(const struct sim *s);
+/* The DRAM as the config resolves it (standard, organisation, timings, peak). */
+const struct dram_spec *sim_dram_spec(const struct sim *s);
 /*
  * A host-to-device copy of bytes at addr, done before the next kernel (a trace's MemcpyHtoD): the
  * lines it wrote are left in their L2 slices, every sector valid and clean (the copy's data also

@@ -15,6 +15,7 @@
 #include "unit.h"
 
 #include "params.h"
+#include "run.h"
 #include "sim.h"
 #include "sm.h"
 #include "workload.h"
@@ -148,7 +149,7 @@ static cycle_t run_traced(const char *wl, const char *const *params, size_t npar
 	struct gpu_params p;
 	struct sim_err err;
 	struct workload *w;
-	struct front *f;
+	struct run *r;
 	struct sim *s;
 	cycle_t cycles;
 
@@ -161,13 +162,13 @@ static cycle_t run_traced(const char *wl, const char *const *params, size_t npar
 		fail_msg("workload: %s", err.msg);
 	s = sim_create(&p, &err);
 	assert_non_null(s);
-	f = front_create(s, &p.sm, (const struct workload *const *)&w, 1, p.sim.seed, &err);
-	assert_non_null(f);
+	r = run_create(s, (const struct workload *const *)&w, 1, &err);
+	assert_non_null(r);
 	memset(t, 0, sizeof *t);
-	front_set_trace(f, trace_fn, t);
-	assert_int_equal(front_run(f, &err), 0);
-	cycles = front_cycles(f);
-	front_destroy(f);
+	front_set_trace(run_front(r), trace_fn, t);
+	assert_int_equal(run_simulate(r, &err), 0);
+	cycles = run_cycles(r);
+	run_destroy(r);
 	sim_destroy(s);
 	workload_free(w);
 	return cycles;
