@@ -73,6 +73,7 @@ struct clock {
 	struct eventq *q;
 	char *name;
 	tick_t period;
+	int prio;           /* of its edges: EVQ_PRIO_CLOCK + creation rank (eventq_add_domain) */
 	struct clock_memo *memo;
 	struct clock_unit **units;
 	unsigned n_units;
@@ -113,7 +114,7 @@ static void edge_ensure(struct clock *c)
 {
 	if (c->edge_id != 0 || c->in_edge)
 		return; /* pending already, or edge_fire reschedules itself at its end */
-	c->edge_id = eventq_schedule(c->q, clock_tick_of(c, next_edge_cycle(c)), EVQ_PRIO_CLOCK,
+	c->edge_id = eventq_schedule(c->q, clock_tick_of(c, next_edge_cycle(c)), c->prio,
 				     edge_fire, c);
 }
 
@@ -224,7 +225,7 @@ static void edge_fire(void *ctx, tick_t now)
 	}
 	c->in_edge = false;
 	if (c->n_awake > 0)
-		c->edge_id = eventq_schedule(c->q, now + c->period, EVQ_PRIO_CLOCK, edge_fire, c);
+		c->edge_id = eventq_schedule(c->q, now + c->period, c->prio, edge_fire, c);
 #ifdef SIM_DEBUG
 	clock_check(c);
 #endif
@@ -244,6 +245,7 @@ struct clock *clock_create(struct eventq *q, const char *name, tick_t period_ps)
 	c->q = q;
 	c->name = xstrdup(name);
 	c->period = period_ps;
+	c->prio = eventq_add_domain(q);
 	c->memo = xcalloc(1, sizeof *c->memo);
 	c->memo->tick = TICK_NEVER;
 	return c;

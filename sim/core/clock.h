@@ -33,6 +33,13 @@
  *   - clock_sleep_until(u, c) = clock_sleep(u) + clock_wake_at(u, c).
  *   - The current cycle of a domain is always floor(now / period), recomputed from the event
  *     queue's tick, never counted.
+ *   - Edges of several domains at one tick fire in the order the domains were created on the
+ *     queue (each domain's edge events have their own priority, EVQ_PRIO_CLOCK + rank), never in
+ *     the order they happened to be scheduled: so whether a domain slept and was woken, or ran on,
+ *     cannot change which one goes first, and a unit that sleeps instead of polling changes no
+ *     result. Links make data crossing domains order-free (latency >= 1), but flow control is
+ *     not (a slot freed by a pop is usable at once), so this order is part of the model: create
+ *     the domains that answer requests first (gpu/sim.c: DRAM, L2, crossbar, core).
  */
 #ifndef SIM_CLOCK_H
 #define SIM_CLOCK_H

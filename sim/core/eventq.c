@@ -168,6 +168,7 @@ struct eventq {
 	size_t dead; /* entries whose slot was cancelled */
 	uint64_t seq;
 	uint64_t fired;
+	int domains;                 /* eventq_add_domain */
 	bool stop;
 	bool firing;
 	const char *unit;
@@ -908,6 +909,12 @@ void eventq_destroy(struct eventq *q)
 	free(q->hslot);
 	free(q->slots);
 	free(q);
+}
+
+int eventq_add_domain(struct eventq *q)
+{
+	SIM_ASSERT(q->domains < EVQ_CLOCK_DOMAINS);
+	return EVQ_PRIO_CLOCK + q->domains++;
 }
 
 uint64_t eventq_schedule(struct eventq *q, tick_t when, int prio, eventq_fn *fn, void *ctx)

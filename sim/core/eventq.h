@@ -29,13 +29,20 @@
 enum eventq_prio {
 	EVQ_PRIO_WAKE = 10,    /* a sleeping unit's timed wake-up, before its domain's edge */
 	EVQ_PRIO_DEFAULT = 20, /* data returns, timers */
-	EVQ_PRIO_CLOCK = 50,   /* clock-domain edges: units are ticked here */
+	EVQ_PRIO_CLOCK = 50,   /* clock-domain edges: units are ticked here; the k-th domain
+				* created on a queue has EVQ_PRIO_CLOCK + k (eventq_add_domain), so
+				* edges of one tick fire in domain order, whatever their history */
+	EVQ_CLOCK_DOMAINS = 32, /* domains one queue can order */
 	EVQ_PRIO_STATS = 90,   /* statistics epochs: after all work of the tick */
 	EVQ_PRIO_EXIT = 100,   /* end of simulation, watchdog */
 	EVQ_PRIO_MAX = 255,
 };
 
 typedef void eventq_fn(void *ctx, tick_t now);
+
+struct eventq;
+/* The edge priority of a new clock domain on q: EVQ_PRIO_CLOCK + (domains created before it). */
+int eventq_add_domain(struct eventq *q);
 
 struct eventq;
 

@@ -153,7 +153,9 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 		goto fail;
 
 	s->q = eventq_create();
-	for (i = 0; i < GPU_CLK_COUNT; i++) {
+	/* Created from the DRAM up: at a tick the domains share, their edges fire in creation
+	 * order (clock.h), so the side that answers requests goes first. */
+	for (i = GPU_CLK_COUNT; i-- > 0;) {
 		tick_t period = i == GPU_CLK_DRAM ? s->spec.tck_ps
 			: clock_period_from_mhz(gpu_clock_mhz(p, (enum gpu_clock_domain)i));
 

@@ -655,6 +655,34 @@ static void test_cross_domain(void **state)
 	world_free(w);
 }
 
+/*
+ * Edges of one tick fire in the order the domains were created, whatever the order their edge
+ * events were scheduled in: b (created second) is woken first, well before a, yet at the ticks
+ * they share (0, 1000, 2000) a's unit is ticked before b's. Without it, a domain that had slept
+ * and been woken would fire after one that had run on, and flow control across domains at
+ * shared edges would depend on which units had slept.
+ */
+static void test_shared_edges_in_domain_order(void **state)
+{
+	struct world *w = world_new();
+	struct clock *a = clock_create(w->q, "a", 1000);
+	struct clock *b = clock_create(w->q, "b", 500);
+	struct action wake_a = { act_wake, NULL, 0 };
+
+	(void)state;
+	add_unit(w, a, 0, 3);
+	add_unit(w, b, 1, 5);
+	wake_a.target = &w->u[0];
+	clock_wake(w->u[1].cu);            /* b's edge at tick 0 is scheduled first */
+	eventq_schedule(w->q, 0, EVQ_PRIO_DEFAULT, action_fire, &wake_a);
+	eventq_run_until(w->q, TICK_NEVER);
+	/* a: cycles 0, 1, 2 at ticks 0, 1000, 2000; b: cycles 0..4 at ticks 0, 500, ... 2000 */
+	EXPECT_LOG(w, 0, 0, 1, 0, 1, 1, 0, 1, 1, 2, 1, 3, 0, 2, 1, 4);
+	clock_destroy(a);
+	clock_destroy(b);
+	world_free(w);
+}
+
 /* ------------------------------------------------------------------------------------------------
  * Many units: several bitmap words, wake and sleep across words inside an edge.
  */
@@ -761,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_wake_at_past_cycle),
 		cmocka_unit_test(test_promise_survives_sleep),
 		cmocka_unit_test(test_cross_domain),
+		cmocka_unit_test(test_shared_edges_in_domain_order),
 		cmocka_unit_test(test_many_units),
 		cmocka_unit_test(test_destroy_cancels_events),
 	};
