@@ -76,7 +76,12 @@
  * Statistics. l1.* counts what the L1 did with each accepted request (accesses, hits, sector
  * and line misses by the lookup that accepted it); <prefix>.cache counts each request's first
  * lookup (a stalled head is looked up again with cache_probe, not counted twice). Stalls are
- * cycles the head of `in` waited, by reason, charged when the head is next tried.
+ * cycles the head of `in` waited, by reason, charged when the head is next tried. A head refused
+ * for the MSHR, its merge limit or a fully reserved set is not tried again before a fill (nothing
+ * else frees those), so the per-attempt counters (the MSHR's fail_full and fail_merge, the
+ * cache's alloc_fails) count attempts that could have gone otherwise, however often the L1 is
+ * ticked. miss_out_stalls and reply_stalls count the cycles the head waited for its link, from
+ * its first refusal.
  *
  * Invariants (l1_check):
  *   - the miss queue holds <= miss_queue requests, each of the L1 (origin), a LOAD miss or a
@@ -250,6 +255,7 @@ struct l1 {
 	struct l1_mq *mq;
 	uint32_t mq_head, mq_n;
 	bool mq_blocked;          /* miss_out refused this cycle: its pop wakes us */
+	cycle_t mq_wait_since;    /* first refused cycle of the miss queue's head (miss_out_stalls) */
 	uint32_t stores_waiting;  /* stores in the miss queue + acks waiting (<= miss_queue) */
 
 	/* sent down, not yet back */
@@ -265,6 +271,7 @@ struct l1 {
 	struct mem_req **acks;
 	uint32_t ack_head, ack_n;
 	bool reply_blocked;       /* resp refused this cycle: its pop wakes us */
+	cycle_t reply_wait_since; /* first refused cycle of the reply at the head (reply_stalls) */
 
 	/* the head of `in` */
 	const void *head_seen;       /* counted by cache_access already */
@@ -273,6 +280,8 @@ struct l1 {
 	cycle_t last_lookup;         /* cycle of the last lookup taken (data_port_waits) */
 	enum l1_stall stall;
 	cycle_t stall_at;
+	uint64_t stall_fill_gen;     /* fill_gen when the head was refused */
+	uint64_t fill_gen;           /* fills so far (they change the cache and the MSHR) */
 
 	uint64_t inside;          /* accepted requests not yet pushed on resp */
 	struct l1_stats st;
@@ -524,6 +533,16 @@ static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uin
 	return mask;
 }
 
+/* Whether r, the head refused last time for the MSHR, its merge limit or a set with every way
+ * reserved, would be refused again: only a fill frees those, so not before one. (A refusal for
+ * the miss queue or the reply queue counts nothing and is just tried again.) */
+static bool same_refusal(const struct l1 *l1, const struct mem_req *r)
+{
+	return r == l1->head_seen && l1->fill_gen == l1->stall_fill_gen &&
+	       (l1->stall == L1_STALL_MSHR_FULL || l1->stall == L1_STALL_MERGE_LIMIT ||
+		l1->stall == L1_STALL_NO_LINE);
+}
+
 static void l1_lookups(struct l1 *l1, cycle_t now)
 {
 	uint64_t banks_used = 0;
@@ -553,10 +572,11 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 		banks_used |= banks;
 		visible = link_head_ready(l1->in);
 		charge_stall(l1, now);
-		why = try_accept(l1, r, visible, now);
+		why = same_refusal(l1, r) ? l1->stall : try_accept(l1, r, visible, now);
 		if (why != L1_STALL_NONE) {
 			l1->stall = why;
 			l1->stall_at = now;
+			l1->stall_fill_gen = l1->fill_gen;
 			break;
 		}
 		SIM_ASSERT(link_pop(l1->in) == r);
@@ -643,13 +663,23 @@ static void l1_fill_port(struct l1 *l1, cycle_t now)
 			rq_push(l1, now + l1->p.hit_latency_cycles, chain);
 		req_free(l1->pool, miss, tnow);
 		l1->st.fills++;
+		l1->fill_gen++;
 		n++;
 	}
 	for (i = 0; i < l1->fq_n && fq_at(l1, i)->ready <= now; i++)
 		l1->st.fill_stalls++;
 }
 
-static void l1_drain(struct l1 *l1)
+/* Cycles from the first refusal (*since) to now, counted once the push went through. */
+static void end_wait(uint64_t *stalls, cycle_t *since, cycle_t now)
+{
+	if (*since != CYCLE_NEVER) {
+		*stalls += now - *since;
+		*since = CYCLE_NEVER;
+	}
+}
+
+static void l1_drain(struct l1 *l1, cycle_t now)
 {
 	l1->mq_blocked = false;
 	while (l1->mq_n > 0) {
@@ -657,9 +687,11 @@ static void l1_drain(struct l1 *l1)
 
 		if (!link_try_push(l1->miss_out, s->r)) {
 			l1->mq_blocked = true;
-			l1->st.miss_out_stalls++;
+			if (l1->mq_wait_since == CYCLE_NEVER)
+				l1->mq_wait_since = now;
 			return;
 		}
+		end_wait(&l1->st.miss_out_stalls, &l1->mq_wait_since, now);
 		if (s->orig != NULL) {
 			/* The store's write entered the crossbar: ack the SM (see the top). */
 			l1->acks[ring_at(l1->ack_head, l1->ack_n++, l1->p.miss_queue)] = s->orig;
@@ -685,10 +717,12 @@ static bool reply(struct l1 *l1, struct mem_req *r, cycle_t now)
 	r->is_reply = true;
 	if (!link_try_push(l1->resp, r)) {
 		r->is_reply = false;
-		l1->st.reply_stalls++;
+		if (l1->reply_wait_since == CYCLE_NEVER)
+			l1->reply_wait_since = now;
 		l1->reply_blocked = true;
 		return false;
 	}
+	end_wait(&l1->st.reply_stalls, &l1->reply_wait_since, now);
 	if (r->type == MEM_REQ_STORE)
 		d = l1->lat_store;
 	else if (r->stamp[MEM_STAGE_L1_MISS] != TICK_NEVER)
@@ -796,7 +830,7 @@ static void l1_tick(void *unit, cycle_t now)
 	l1_fill_in(l1, now);
 	l1_fill_port(l1, now);
 	l1_lookups(l1, now);
-	l1_drain(l1);
+	l1_drain(l1, now);
 	l1_replies(l1, now);
 	l1_sleep(l1, now);
 }
@@ -892,6 +926,7 @@ struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, 
 	l1->rq_cap = (p->lookups_per_cycle + p->fills_per_cycle) * (p->hit_latency_cycles + 1);
 	l1->rq = xcalloc(l1->rq_cap, sizeof *l1->rq);
 	l1->stall = L1_STALL_NONE;
+	l1->mq_wait_since = l1->reply_wait_since = CYCLE_NEVER;
 	l1->unit = clock_attach(clk, l1->prefix, l1_tick, l1);
 	link_set_consumer(in, l1->unit);
 	link_set_consumer(fill_in, l1->unit);

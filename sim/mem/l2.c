@@ -81,11 +81,15 @@
  * cycles the head of `in` waited, by reason; the cycles are charged when the head is next tried
  * (the slice sleeps while the reason cannot go away), so an open stall is not yet counted.
  *
- * A head refused for a full miss queue is not looked up again until the answer can change: a
- * refusal changes nothing, and while the head waits only a fill (cache and MSHR) or the drain
- * (room) touches what try_accept reads; the reply queue only empties meanwhile, and a store
- * refused for the miss queue had reply room already. Until then the retry just charges the
- * stall cycles, as a lookup's refusal would.
+ * A refused head is not looked up again until the answer can change: a refusal changes nothing,
+ * and while the head waits only a fill (cache and MSHR) or the drain (miss-queue room) touches
+ * what try_accept reads; the reply queue only empties meanwhile, and a store refused for the
+ * miss queue had reply room already. So a head refused for the MSHR, its merge limit or a set
+ * with every way reserved waits for a fill, one refused for the miss queue for a fill or the
+ * drain, and until then the retry just charges the stall cycles, as a lookup's refusal would:
+ * the per-attempt counters (the MSHR's fail_full and fail_merge, the cache's alloc_fails) count
+ * attempts that could have gone otherwise, however often the slice is ticked. reply_stalls
+ * counts the cycles a ready reply waited for reply_out, from its first refusal.
  *
  * Invariants (l2_check):
  *   - pool: free + queued + at MC + fill-waiting records = records allocated; the miss queue
@@ -259,6 +263,7 @@ struct l2 {
 	struct l2_reply *rq;
 	uint32_t rq_cap, rq_head, rq_n;
 	bool reply_blocked;       /* reply_out refused this cycle: its pop wakes us */
+	cycle_t reply_wait_since; /* first refused cycle of the reply at the head (reply_stalls) */
 
 	/* the head of `in` */
 	const void *head_seen;       /* counted by cache_access already */
@@ -578,6 +583,25 @@ static void charge_stall(struct l2 *l2, cycle_t now)
 	}
 }
 
+/* Whether a try_accept of r, the head refused last time, would be refused again for the same
+ * reason: nothing it depends on changed (see the top). A fill changes the cache and the MSHR;
+ * the drain the miss queue's room; the reply queue only empties meanwhile. */
+static bool same_refusal(const struct l2 *l2, const struct mem_req *r)
+{
+	if (r != l2->head_seen || l2->fill_gen != l2->stall_fill_gen)
+		return false;
+	switch (l2->stall) {
+	case L2_STALL_MISS_QUEUE_FULL:
+		return l2->mq_n == l2->stall_mq_n;
+	case L2_STALL_MSHR_FULL:
+	case L2_STALL_MERGE_LIMIT:
+	case L2_STALL_NO_LINE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void l2_lookups(struct l2 *l2, cycle_t now)
 {
 	uint32_t i;
@@ -590,8 +614,7 @@ static void l2_lookups(struct l2 *l2, cycle_t now)
 		if (r == NULL)
 			break;
 		visible = link_head_ready(l2->in);
-		if (l2->stall == L2_STALL_MISS_QUEUE_FULL && r == l2->head_seen &&
-		    l2->mq_n == l2->stall_mq_n && l2->fill_gen == l2->stall_fill_gen) {
+		if (same_refusal(l2, r)) {
 			/* Same inputs, same refusal (see the top). */
 			charge_stall(l2, now);
 			l2->stall = L2_STALL_MISS_QUEUE_FULL;
@@ -684,9 +707,15 @@ static void l2_replies(struct l2 *l2, cycle_t now)
 			if (!link_try_push(l2->reply_out, r)) {
 				r->merged = next;
 				r->is_reply = false;
-				l2->st.reply_stalls++;
+				if (l2->reply_wait_since == CYCLE_NEVER)
+					l2->reply_wait_since = now;
 				l2->reply_blocked = true;
 				return;
+			}
+			if (l2->reply_wait_since != CYCLE_NEVER) {
+				/* every cycle since the first refusal was a refused cycle */
+				l2->st.reply_stalls += now - l2->reply_wait_since;
+				l2->reply_wait_since = CYCLE_NEVER;
 			}
 			if (r->type == MEM_REQ_STORE)
 				d = l2->lat_store;
@@ -869,6 +898,7 @@ struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, 
 	l2->rq_cap = (p->lookups_per_cycle + p->fills_per_cycle) * (p->hit_latency_cycles + 1);
 	l2->rq = xcalloc(l2->rq_cap, sizeof *l2->rq);
 	l2->stall = L2_STALL_NONE;
+	l2->reply_wait_since = CYCLE_NEVER;
 	l2->unit = clock_attach(clk, l2->prefix, l2_tick, l2);
 	link_set_consumer(in, l2->unit);
 	link_set_producer(reply_out, l2->unit);
