@@ -101,12 +101,17 @@ static cycle_t clamp_cycle(const struct clock *c, cycle_t cyc)
 	return cyc > (TICK_NEVER - 1) / c->period ? CYCLE_NEVER : cyc;
 }
 
-/* The first edge that has not fired yet and is not in the past: where a wake lands. */
+/* The first edge that has not fired yet and is not in the past: where a wake lands. An edge at
+ * the current tick is past once an event ordering after it (a later domain's edge) fires: a
+ * domain woken by a later domain at a tick they share waits for its next edge, as it would
+ * have if its edge event had been pending (clock.h: shared edges fire in domain order). */
 static cycle_t next_edge_cycle(const struct clock *c)
 {
 	tick_t now = eventq_now(c->q);
 	cycle_t ceil_now = now / c->period + (now % c->period != 0);
 
+	if (now % c->period == 0 && eventq_firing_prio(c->q) > c->prio)
+		ceil_now++;
 	return ceil_now > c->next_unfired ? ceil_now : c->next_unfired;
 }
 

@@ -39,7 +39,9 @@
  *     cannot change which one goes first, and a unit that sleeps instead of polling changes no
  *     result. Links make data crossing domains order-free (latency >= 1), but flow control is
  *     not (a slot freed by a pop is usable at once), so this order is part of the model: create
- *     the domains that answer requests first (gpu/sim.c: DRAM, L2, crossbar, core).
+ *     the domains that answer requests first (gpu/sim.c: DRAM, L2, crossbar, core). A domain
+ *     woken at a tick it shares with the waker, by a later domain's edge, has had its turn at that
+ *     tick: its units are ticked from its next edge, as if its edge event had been pending.
  */
 #ifndef SIM_CLOCK_H
 #define SIM_CLOCK_H

@@ -169,6 +169,7 @@ struct eventq {
 	uint64_t seq;
 	uint64_t fired;
 	int domains;                 /* eventq_add_domain */
+	int cur_prio;                /* priority of the event firing (or the last fired) */
 	bool stop;
 	bool firing;
 	const char *unit;
@@ -831,6 +832,7 @@ static inline void fire(struct eventq *q, size_t b, uint32_t s)
 	void *ctx = sl->ctx;
 	tick_t when = sl->tick;
 
+	q->cur_prio = (int)(sl->ord >> ORD_SEQ_BITS);
 	near_take_first(q, b);
 	/* Free the slot before the call: the handler may schedule (reusing it) or cancel its own
 	 * id, which must then be stale. */
@@ -909,6 +911,11 @@ void eventq_destroy(struct eventq *q)
 	free(q->hslot);
 	free(q->slots);
 	free(q);
+}
+
+int eventq_firing_prio(const struct eventq *q)
+{
+	return q->firing ? q->cur_prio : -1;
 }
 
 int eventq_add_domain(struct eventq *q)

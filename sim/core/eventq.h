@@ -43,6 +43,8 @@ typedef void eventq_fn(void *ctx, tick_t now);
 struct eventq;
 /* The edge priority of a new clock domain on q: EVQ_PRIO_CLOCK + (domains created before it). */
 int eventq_add_domain(struct eventq *q);
+/* The priority of the event being fired; -1 outside any handler. */
+int eventq_firing_prio(const struct eventq *q);
 
 struct eventq;
 

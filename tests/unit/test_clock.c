@@ -683,6 +683,41 @@ static void test_shared_edges_in_domain_order(void **state)
 	world_free(w);
 }
 
+/*
+ * A domain woken by a later domain at a tick they share has had its turn at that tick: b (second)
+ * wakes a's unit at its edge at tick 1000; a's edge at 1000 would have fired before b's, so a's
+ * unit is ticked from a's next edge (2000), not at 1000 after b. Woken by an event that orders
+ * before the edges (here a DEFAULT event at 3000), it is ticked at that tick's edge.
+ */
+static void b_wakes_a(struct tu *u, cycle_t now)
+{
+	if (now == 1)
+		clock_wake(u->w->u[0].cu);
+}
+
+static void test_woken_after_its_turn(void **state)
+{
+	struct world *w = world_new();
+	struct clock *a = clock_create(w->q, "a", 1000);
+	struct clock *b = clock_create(w->q, "b", 1000);
+	struct action wake_a = { act_wake, NULL, 0 };
+
+	(void)state;
+	add_unit(w, a, 0, 1);
+	add_unit(w, b, 1, 2)->on_tick = b_wakes_a;
+	wake_a.target = &w->u[0];
+	clock_wake(w->u[1].cu);
+	eventq_run_until(w->q, 2500);
+	EXPECT_LOG(w, 1, 0, 1, 1, 0, 2);
+	w->u[0].ticks = 0;
+	eventq_schedule(w->q, 3000, EVQ_PRIO_DEFAULT, action_fire, &wake_a);
+	eventq_run_until(w->q, TICK_NEVER);
+	EXPECT_LOG(w, 1, 0, 1, 1, 0, 2, 0, 3);
+	clock_destroy(a);
+	clock_destroy(b);
+	world_free(w);
+}
+
 /* ------------------------------------------------------------------------------------------------
  * Many units: several bitmap words, wake and sleep across words inside an edge.
  */
@@ -790,6 +825,7 @@ int main(void)
 		cmocka_unit_test(test_promise_survives_sleep),
 		cmocka_unit_test(test_cross_domain),
 		cmocka_unit_test(test_shared_edges_in_domain_order),
+		cmocka_unit_test(test_woken_after_its_turn),
 		cmocka_unit_test(test_many_units),
 		cmocka_unit_test(test_destroy_cancels_events),
 	};
