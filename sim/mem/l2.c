@@ -761,9 +761,16 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 			if (rq_has_room(l2))
 				next = now + 1;
 			break;
+		case L2_STALL_MISS_QUEUE_FULL:
+			/* Room comes from the drain and a fill changes the answer: look again next
+			 * cycle if either happened since the refusal (a drain that emptied the queue
+			 * leaves nothing else to keep us awake). */
+			if (l2->mq_n != l2->stall_mq_n || l2->fill_gen != l2->stall_fill_gen)
+				next = now + 1;
+			break;
 		default:
 			/* MSHR, merge limit, no line: only a fill frees them (fill queue above, or
-			 * l2_dram_done wakes us); miss queue full: the queue is retried above. */
+			 * l2_dram_done wakes us). */
 			break;
 		}
 	}
