@@ -158,6 +158,16 @@ void *link_pop(struct link *l)
 	return item;
 }
 
+uint32_t link_visible(const struct link *l)
+{
+	cycle_t now = clock_cycle(l->clk);
+	uint32_t i, k = l->head;
+
+	for (i = 0; i < l->count && l->ring[k].ready <= now; i++)
+		k = k + 1 == l->capacity ? 0 : k + 1;
+	return i;
+}
+
 cycle_t link_head_ready(const struct link *l)
 {
 	return l->count > 0 ? l->ring[l->head].ready : CYCLE_NEVER;

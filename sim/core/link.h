@@ -57,6 +57,9 @@ void link_push(struct link *l, void *item);
 void *link_peek(const struct link *l);
 /* Removes and returns the visible head item; SIM_ASSERT that there is one. */
 void *link_pop(struct link *l);
+/* Items visible at the consumer's current cycle (the head's, and those behind it that are due:
+ * ready cycles never decrease from head to tail). O(items visible). */
+uint32_t link_visible(const struct link *l);
 /* Cycle (of the consumer's domain) at which the head becomes visible; CYCLE_NEVER if empty. */
 cycle_t link_head_ready(const struct link *l);
 

@@ -297,7 +297,8 @@ static uint32_t *field_ptr(struct dram_addr *a, enum addrmap_field f)
 	}
 }
 
-void addrmap_decode(struct addrmap *m, addr_t addr, struct dram_addr *out)
+/* The decode; returns whether the address wrapped (was at or past the capacity). */
+static bool decode(const struct addrmap *m, addr_t addr, struct dram_addr *out)
 {
 	uint32_t lo, r;
 	uint64_t q = divmod(addr, m->g.burst_bytes, &r);
@@ -308,10 +309,23 @@ void addrmap_decode(struct addrmap *m, addr_t addr, struct dram_addr *out)
 		q = divmod(q, field_size(m, m->order[i]), &r);
 		*field_ptr(out, m->order[i]) = r;
 	}
-	if (q != 0)
-		m->wrapped++;
 	out->col = out->col * m->col_lo + lo;
 	hash_fields(m, out, false);
+	return q != 0;
+}
+
+void addrmap_decode(struct addrmap *m, addr_t addr, struct dram_addr *out)
+{
+	if (decode(m, addr, out))
+		m->wrapped++;
+}
+
+uint32_t addrmap_channel(const struct addrmap *m, addr_t addr)
+{
+	struct dram_addr a;
+
+	decode(m, addr, &a);
+	return a.ch;
 }
 
 addr_t addrmap_encode(const struct addrmap *m, const struct dram_addr *a)

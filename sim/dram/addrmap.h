@@ -68,6 +68,8 @@ int addrmap_init(struct addrmap *m, const struct addrmap_params *p, const struct
 		 struct sim_err *err);
 /* Decodes a byte address. Never fails; addresses past the capacity wrap (and are counted). */
 void addrmap_decode(struct addrmap *m, addr_t addr, struct dram_addr *out);
+/* The channel addrmap_decode puts addr in (nothing counted): for a requester that only routes. */
+uint32_t addrmap_channel(const struct addrmap *m, addr_t addr);
 /* The lowest byte address that decodes to a (inverse of addrmap_decode). */
 addr_t addrmap_encode(const struct addrmap *m, const struct dram_addr *a);
 /* "row:col:ba:bg:pc:ch" style description of the effective map, for reports. */

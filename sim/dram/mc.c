@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "link.h"
 #include "log.h"
 #include "mc.h"
 #include "mc_sched.h"
@@ -184,15 +185,20 @@ struct mc_stats {
 	struct stat_level rq, wq;
 };
 
-/* mc_try_enqueue_from: sources refused for lack of entries wait in a FIFO line; entries that
- * free are granted to the head of the line, and a granted source's next attempt is accepted.
- * state[src] is WAIT_NONE, WAIT_LINE or WAIT_GRANTED; the arrays grow (amortised) when a new
- * source id appears. */
+/* mc_port_send: ports refused for lack of entries wait in a FIFO line; entries that free are
+ * granted to the head of the line (and its sender woken), and a granted port's next send is
+ * accepted. state[port] is WAIT_NONE, WAIT_LINE or WAIT_GRANTED; ring holds up to nports. */
 enum { WAIT_NONE, WAIT_LINE, WAIT_GRANTED };
 struct mc_waiters {
 	uint32_t *ring;       /* the line, oldest first */
 	uint8_t *state;
-	uint32_t cap, head, n, nsrc, granted;
+	uint32_t cap, head, n, granted;
+};
+
+/* A requester on links (mc_port_add). */
+struct mc_port {
+	struct clock_unit *sender;  /* woken when the port is granted an entry */
+	struct link *done;          /* read completions: the access's ctx */
 };
 
 struct mc {
@@ -205,7 +211,16 @@ struct mc {
 	struct clock_unit *unit;
 	struct clock_unit *producer;
 	bool producer_waiting;
-	struct mc_waiters waiters[2];       /* mc_try_enqueue_from: [is_write] */
+	/* requesters on links: the input link, the ports, admission, the address map */
+	struct link *in;                    /* sent accesses (struct ent), latency 1 */
+	struct mc_port *ports;
+	uint32_t nports;
+	struct mc_waiters waiters[2];       /* mc_port_send: [is_write] */
+	uint32_t reserved[2];               /* entries of accesses still on `in`: [is_write] */
+	uint32_t req_pending;               /* requesters' accesses not yet completed */
+	struct addrmap *map;                /* mc_set_map */
+	uint32_t part_shift, part_ports;    /* partition map: chunk size (log2), ports */
+	struct mc_shared *shared;           /* read latency distribution, injected fault */
 	mc_done_fn *done_fn;
 	void *done_ctx;
 	struct ent *pool, *free;
@@ -379,6 +394,7 @@ void mc_destroy(struct mc *m)
 		free(m->waiters[i].ring);
 		free(m->waiters[i].state);
 	}
+	free(m->ports);
 	dram_chan_destroy(m->dram);
 	free(m);
 }
@@ -395,7 +411,13 @@ void mc_set_producer(struct mc *m, struct clock_unit *producer)
 
 uint32_t mc_pending(const struct mc *m)
 {
-	return m->nreads + m->nwrites + m->internal + m->inflight;
+	return m->reserved[0] + m->reserved[1] + m->nreads + m->nwrites + m->internal +
+	       m->inflight;
+}
+
+uint32_t mc_requests_pending(const struct mc *m)
+{
+	return m->req_pending;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -409,10 +431,11 @@ bool mc_can_accept(const struct mc *m, bool is_write)
 	if (m->p->accept_per_cycle != 0 && m->accept_cycle == now &&
 	    m->accepted >= m->p->accept_per_cycle)
 		return false;
-	/* Entries stay allocated until their data completes, so count in-flight ones too. */
+	/* Entries stay allocated until their data completes, so count in-flight ones too, and
+	 * those of accesses still on the input link. */
 	if (is_write)
-		return m->nwrites + m->wr_done.n < m->p->write_queue;
-	return m->nreads + m->rd_done.n < m->p->read_queue;
+		return m->reserved[1] + m->nwrites + m->wr_done.n < m->p->write_queue;
+	return m->reserved[0] + m->nreads + m->rd_done.n < m->p->read_queue;
 }
 
 #define ENT_CHUNK 64
@@ -438,13 +461,15 @@ static struct ent *ent_alloc(struct mc *m)
 	return e;
 }
 
-static void queue_ent(struct mc *m, struct ent *e, cycle_t now)
+/* Queues e at its bank; arrival is the cycle it reached the controller. */
+static void queue_ent(struct mc *m, struct ent *e, cycle_t arrival)
 {
 	struct pcq *q = &m->pcs[e->a.da.pc];
 	struct bankq *b = &q->banks[e->bank];
+	cycle_t now = arrival;
 
 	e->seq = ++m->seq;
-	e->arrival = now;
+	e->arrival = arrival;
 	b->lb_valid = false;
 	if (q->pending++ == 0)
 		q->busy_since = now;
@@ -476,6 +501,7 @@ void mc_enqueue(struct mc *m, const struct mc_access *a)
 		m->accepted = 0;
 	}
 	m->accepted++;
+	m->req_pending++;
 	e = ent_alloc(m);
 	e->a = *a;
 	e->bank = dram_bank_index(m->s, &a->da);
@@ -483,71 +509,145 @@ void mc_enqueue(struct mc *m, const struct mc_access *a)
 	clock_wake(m->unit);
 }
 
-static void waiters_grow(struct mc_waiters *w, uint32_t src)
-{
-	uint32_t i, ncap = w->cap ? w->cap : 8, *ring;
-
-	if (src >= w->nsrc) {
-		uint32_t nsrc = src + 1 > 2 * w->nsrc ? src + 1 : 2 * w->nsrc;
-
-		w->state = xreallocarray(w->state, nsrc, sizeof *w->state);
-		memset(w->state + w->nsrc, WAIT_NONE, nsrc - w->nsrc);
-		w->nsrc = nsrc;
-	}
-	while (ncap < w->nsrc)
-		ncap *= 2;
-	if (ncap == w->cap)
-		return;
-	ring = xcalloc(ncap, sizeof *ring);
-	for (i = 0; i < w->n; i++)
-		ring[i] = w->ring[(w->head + i) % w->cap];
-	free(w->ring);
-	w->ring = ring;
-	w->cap = ncap;
-	w->head = 0;
-}
-
-/* Free entries of a queue kind (in-flight entries still hold theirs). */
+/* Free entries of a queue kind (in-flight entries and those still on the input link hold
+ * theirs). */
 static uint32_t free_entries(const struct mc *m, bool is_write)
 {
-	uint32_t used = is_write ? m->nwrites + m->wr_done.n : m->nreads + m->rd_done.n;
+	uint32_t used = is_write ? m->reserved[1] + m->nwrites + m->wr_done.n
+				 : m->reserved[0] + m->nreads + m->rd_done.n;
 	uint32_t cap = is_write ? m->p->write_queue : m->p->read_queue;
 
 	return used < cap ? cap - used : 0;
 }
 
-bool mc_try_enqueue_from(struct mc *m, const struct mc_access *a, uint32_t src)
+/* Grants the entries nobody holds to the head of the line, waking each port granted. */
+static void grant(struct mc *m, bool is_write)
 {
-	struct mc_waiters *w = &m->waiters[a->is_write];
-	uint32_t free_n = free_entries(m, a->is_write);
-	uint8_t st;
+	struct mc_waiters *w = &m->waiters[is_write];
+	uint32_t free_n = free_entries(m, is_write);
 
-	waiters_grow(w, src);
-	/* Grant the entries nobody holds to the head of the line. */
 	while (w->n > 0 && free_n > w->granted) {
-		w->state[w->ring[w->head]] = WAIT_GRANTED;
-		w->head = (w->head + 1) % w->cap;
+		uint32_t port = w->ring[w->head];
+
+		w->state[port] = WAIT_GRANTED;
+		w->head = w->head + 1 == w->cap ? 0 : w->head + 1;
 		w->n--;
 		w->granted++;
+		if (m->ports[port].sender != NULL)
+			clock_wake(m->ports[port].sender);
 	}
-	st = w->state[src];
+}
+
+void mc_set_input(struct mc *m, struct link *in)
+{
+	m->in = in;
+	link_set_consumer(in, m->unit);
+}
+
+uint32_t mc_port_add(struct mc *m, struct clock_unit *sender, struct link *done)
+{
+	uint32_t i, n = m->nports + 1;
+
+	m->ports = xreallocarray(m->ports, n, sizeof *m->ports);
+	m->ports[m->nports].sender = sender;
+	m->ports[m->nports].done = done;
+	for (i = 0; i < 2; i++) {
+		struct mc_waiters *w = &m->waiters[i];
+
+		SIM_ASSERT(w->n == 0 && w->granted == 0); /* ports are added before any send */
+		w->ring = xreallocarray(w->ring, n, sizeof *w->ring);
+		w->state = xreallocarray(w->state, n, sizeof *w->state);
+		w->state[m->nports] = WAIT_NONE;
+		w->cap = n;
+		w->head = 0;
+	}
+	return m->nports++;
+}
+
+void mc_set_map(struct mc *m, struct addrmap *map, uint32_t part_shift, uint32_t part_ports)
+{
+	m->map = map;
+	m->part_shift = part_shift;
+	m->part_ports = part_ports;
+}
+
+void mc_set_shared(struct mc *m, struct mc_shared *shared)
+{
+	m->shared = shared;
+}
+
+void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *da)
+{
+	if (m->part_ports == 0) {
+		addrmap_decode(m->map, addr, da);
+		SIM_ASSERT(da->ch == m->ch);
+		return;
+	}
+	{
+		addr_t gran = (addr_t)1 << m->part_shift;
+
+		SIM_ASSERT(port < m->part_ports);
+		addrmap_decode(m->map, ((addr >> m->part_shift) * m->part_ports + port) * gran +
+					       (addr & (gran - 1)), da);
+		da->ch = m->ch;
+	}
+}
+
+enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a)
+{
+	struct mc_waiters *w = &m->waiters[a->is_write];
+	uint32_t free_n;
+	struct ent *e;
+	uint8_t st;
+
+	SIM_ASSERT(port < m->nports && m->in != NULL && m->map != NULL);
+	grant(m, a->is_write);
+	free_n = free_entries(m, a->is_write);
+	st = w->state[port];
 	if (st != WAIT_GRANTED && (w->n > 0 || free_n <= w->granted)) {
 		/* Entries are short and others were refused first: wait in line. */
 		if (st == WAIT_NONE) {
-			w->ring[(w->head + w->n) % w->cap] = src;
+			w->ring[w->head + w->n < w->cap ? w->head + w->n : w->head + w->n - w->cap] =
+				port;
 			w->n++;
-			w->state[src] = WAIT_LINE;
+			w->state[port] = WAIT_LINE;
 		}
-		return false;
+		return MC_SEND_WAIT;
 	}
 	if (!mc_can_accept(m, a->is_write))
-		return false; /* this cycle's port budget: try again next cycle (a grant is kept) */
+		return MC_SEND_RETRY; /* this cycle's port budget (a grant is kept) */
 	if (st == WAIT_GRANTED) {
-		w->state[src] = WAIT_NONE;
+		w->state[port] = WAIT_NONE;
 		w->granted--;
 	}
-	mc_enqueue(m, a);
-	return true;
+	if (m->accept_cycle != clock_cycle(m->clk)) {
+		m->accept_cycle = clock_cycle(m->clk);
+		m->accepted = 0;
+	}
+	m->accepted++;
+	m->req_pending++;
+	m->reserved[a->is_write]++;
+	e = ent_alloc(m);
+	e->a = *a;
+	e->a.port = port;
+	mc_port_decode(m, port, a->addr, &e->a.da);
+	SIM_ASSERT(e->a.da.col < m->data_cols);
+	e->bank = dram_bank_index(m->s, &e->a.da);
+	e->arrival = clock_cycle(m->clk);
+	link_push(m->in, e);
+	return MC_SEND_OK;
+}
+
+/* Takes the accesses that reached the controller off the input link, in the order sent. */
+static void take_input(struct mc *m)
+{
+	struct ent *e;
+
+	while ((e = link_peek(m->in)) != NULL) {
+		link_pop(m->in);
+		m->reserved[e->a.is_write]--;
+		queue_ent(m, e, e->arrival);
+	}
 }
 
 bool mc_try_enqueue(struct mc *m, const struct mc_access *a)
@@ -634,6 +734,26 @@ static bool ecc_lookup(struct mc *m, const struct dram_addr *a, bool write, cycl
  * Completion
  */
 
+/* A requester's access on links completed: a read's data goes back on its port's done link
+ * (the access's ctx), unless it is the injected lost read; a write completes silently. */
+static void port_done(struct mc *m, const struct ent *e)
+{
+	struct mc_shared *sh = m->shared;
+
+	if (e->a.is_write)
+		return;
+	if (sh != NULL) {
+		if (sh->read_latency_ns != NULL)
+			stats_dist_add(sh->read_latency_ns, (double)(e->done - e->arrival) *
+				       (double)m->s->tck_ps / 1000.0);
+		/* The injected fault: the read's data is lost on its way back; the requester waits
+		 * for ever (the watchdog's test). */
+		if (++sh->reads_done == sh->lose_read)
+			return;
+	}
+	link_push(m->ports[e->a.port].done, e->a.ctx);
+}
+
 static void complete(struct mc *m, struct fifo *f, cycle_t now)
 {
 	while (f->head != NULL && f->head->done <= now) {
@@ -648,8 +768,11 @@ static void complete(struct mc *m, struct fifo *f, cycle_t now)
 				m->st.read_wait_cycles += e->issued - e->arrival;
 				m->st.read_service_cycles += e->done - e->issued;
 			}
+			m->req_pending--;
 			if (m->done_fn != NULL)
 				m->done_fn(m->done_ctx, &e->a, e->arrival, e->done);
+			if (m->nports > 0)
+				port_done(m, e);
 		}
 		e->next = m->free;
 		m->free = e;
@@ -657,6 +780,8 @@ static void complete(struct mc *m, struct fifo *f, cycle_t now)
 			m->producer_waiting = false;
 			clock_wake(m->producer);
 		}
+		if (m->waiters[f == &m->wr_done].n > 0)
+			grant(m, f == &m->wr_done);
 	}
 }
 
@@ -1040,6 +1165,8 @@ static void mc_tick(void *self, cycle_t now)
 	uint32_t pc, b;
 	uint64_t work;
 
+	if (m->in != NULL)
+		take_input(m);
 	if (m->rd_done.head != NULL && m->rd_done.head->done <= now)
 		complete(m, &m->rd_done, now);
 	if (m->wr_done.head != NULL && m->wr_done.head->done <= now)
@@ -1154,10 +1281,11 @@ static void mc_tick(void *self, cycle_t now)
 		next = m->rd_done.head->done;
 	if (m->wr_done.head != NULL && m->wr_done.head->done < next)
 		next = m->wr_done.head->done;
+	if (m->in != NULL && link_head_ready(m->in) < next)
+		next = link_head_ready(m->in);
 	if (next <= now)
 		next = now + 1;
-	if (m->nreads + m->nwrites + m->internal + m->inflight == 0 &&
-	    m->p->refresh == MC_REFRESH_OFF)
+	if (mc_pending(m) == 0 && m->p->refresh == MC_REFRESH_OFF)
 		clock_sleep(m->unit);
 	else
 		clock_sleep_until(m->unit, next);
@@ -1237,9 +1365,10 @@ void mc_dump(const struct mc *m, FILE *out)
 {
 	uint32_t pc;
 
-	fprintf(out, "mc%u: %u reads, %u writes, %u internal queued, %u in flight, %s\n", m->ch,
-		m->nreads, m->nwrites, m->internal, m->inflight,
-		m->draining ? "draining writes" : "serving reads");
+	fprintf(out, "mc%u: %u reads, %u writes, %u internal queued, %u in flight, %u on the input "
+		"link, %u + %u ports waiting for entries, %s\n", m->ch, m->nreads, m->nwrites,
+		m->internal, m->inflight, m->reserved[0] + m->reserved[1], m->waiters[0].n,
+		m->waiters[1].n, m->draining ? "draining writes" : "serving reads");
 	for (pc = 0; pc < m->s->pcs; pc++)
 		fprintf(out, "  pc%u: %u pending, %u refreshes owed, next due at %llu\n", pc,
 			m->pcs[pc].pending, m->pcs[pc].owed,
@@ -1249,7 +1378,7 @@ void mc_dump(const struct mc *m, FILE *out)
 
 void mc_check(const struct mc *m)
 {
-	uint32_t pc, b, rd = 0, wr = 0;
+	uint32_t pc, b, i, rd = 0, wr = 0;
 
 	for (pc = 0; pc < m->s->pcs; pc++) {
 		uint32_t pend = 0;
@@ -1264,6 +1393,16 @@ void mc_check(const struct mc *m)
 	SIM_ASSERT(rd == m->nreads);
 	SIM_ASSERT(wr == m->nwrites + m->internal);
 	SIM_ASSERT(m->rd_done.n + m->wr_done.n == m->inflight);
+	/* the input link holds exactly the entries taken by sent accesses not yet queued */
+	SIM_ASSERT(m->in == NULL ? m->reserved[0] + m->reserved[1] == 0
+				 : link_occupancy(m->in) == m->reserved[0] + m->reserved[1]);
+	SIM_ASSERT(m->req_pending <= mc_pending(m));
+	for (i = 0; i < 2; i++) {
+		SIM_ASSERT(m->waiters[i].n <= m->nports);
+		/* a line waits only while its entries are short */
+		SIM_ASSERT(m->waiters[i].n == 0 ||
+			   free_entries(m, i == 1) <= m->waiters[i].granted);
+	}
 }
 
 _Static_assert(sizeof mc_fields / sizeof mc_fields[0] == MC_NFIELDS, "MC_NFIELDS must count mc_fields");

@@ -5,8 +5,10 @@
  * The controller is a clock unit in the DRAM domain. It accepts 32 B accesses (one burst each;
  * callers split larger requests) up to mc.accept_per_cycle per cycle, queues them per bank,
  * issues at most one command per command bus per cycle (HBM: a row and a column command; GDDR6:
- * one), and reports each access done, through the callback given at creation, at the cycle its
- * data transfer ends. Between commands it sleeps until the next cycle anything could happen.
+ * one), and reports each access done at the cycle its data transfer ends: to requesters on
+ * links (a GPU's L2 slices: mc_port_send) on their ports' done links, to a driver in the DRAM
+ * domain (gmsim dram, unit tests: mc_enqueue) through the callback given at creation. Between
+ * commands it sleeps until the next cycle anything could happen.
  *
  * Refresh is never silent: per-bank (REFpb every tREFIpb, banks in turn) or all-bank (REFab
  * every tREFI per pseudo-channel), with up to mc.refresh_postpone refreshes owed while the bank
@@ -32,6 +34,8 @@
 
 struct clock;
 struct clock_unit;
+struct link;
+struct stats_dist;
 
 enum mc_page_policy { MC_PAGE_OPEN, MC_PAGE_CLOSED, MC_PAGE_ADAPTIVE };
 enum mc_refresh_mode { MC_REFRESH_PER_BANK, MC_REFRESH_ALL_BANK, MC_REFRESH_OFF };
@@ -64,10 +68,12 @@ uint32_t mc_data_bursts_per_row(const struct mc_params *p, const struct dram_spe
 
 /* One 32 B access as the caller sees it. */
 struct mc_access {
-	addr_t addr;
-	struct dram_addr da;   /* where addrmap put it; da.ch selects the controller */
+	addr_t addr;           /* mc_port_send: what the controller's map decodes */
+	struct dram_addr da;   /* where addrmap put it; da.ch selects the controller (mc_enqueue:
+				* the caller's decode; mc_port_send: the controller's) */
 	bool is_write;
 	bool partial;          /* a write of fewer than 32 bytes: read-modify-write under inline ECC */
+	uint32_t port;         /* mc_port_send: the port it came through (set by the controller) */
 	void *ctx;             /* the caller's, handed back on completion */
 };
 
@@ -83,6 +89,57 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *spec, ui
 		     const char *prefix);
 void mc_destroy(struct mc *m);
 
+/*
+ * Requesters on links: the L2 slices of a GPU, in their own clock domain. The integrator gives
+ * the controller its input link (mc_set_input: a link on the controller's clock, latency 1,
+ * room for read_queue + write_queue accesses) and one port per requester (mc_port_add: the
+ * requester's clock unit, woken when the port is granted an entry, and the link its read
+ * completions go back on). A requester sends with mc_port_send:
+ *
+ *   MC_SEND_OK     a queue entry is taken for the access (a credit: it is counted against
+ *                  read_queue or write_queue from now on) and the access is on the input link;
+ *                  the controller takes it at the next DRAM edge with the cycle it was sent as
+ *                  its arrival. A read's completion pushes its ctx on the port's done link; a
+ *                  write completes silently (mc_requests_pending tells when none is left).
+ *   MC_SEND_WAIT   no entry for this port now: it waits in line (ports refused for lack of
+ *                  entries are admitted in the order they were refused, so the requester that
+ *                  sends first in a cycle cannot take every entry that frees: with 64 slices and
+ *                  first-come order, slice 63's mean miss latency was 2.8 times slice 0's). When
+ *                  an entry is granted to the port its sender is woken; its next send is
+ *                  accepted. Sending again before that changes nothing.
+ *   MC_SEND_RETRY  the entry is there but mc.accept_per_cycle is used up this DRAM cycle: send
+ *                  again next cycle (a grant is kept).
+ *
+ * The controller decodes what its ports send with its map (mc_set_map): the whole address map
+ * (the address must belong to this channel: addrmap_channel tells the requester which one), or,
+ * for a memory partition, the map of one channel shared by part_ports requesters: port k sends
+ * slice-local addresses, which the controller interleaves with the other ports' in chunks of
+ * 2^part_shift bytes ((q >> shift) x part_ports + k chunks, plus the offset in the chunk), a
+ * bijection from the requesters' addresses onto the channel's.
+ */
+enum mc_send { MC_SEND_OK, MC_SEND_WAIT, MC_SEND_RETRY };
+void mc_set_input(struct mc *m, struct link *in);
+/* Adds a port before any access is sent; returns its number (0, 1, ...). */
+uint32_t mc_port_add(struct mc *m, struct clock_unit *sender, struct link *done);
+/* map must outlive the controller; part_ports 0: the whole map. */
+void mc_set_map(struct mc *m, struct addrmap *map, uint32_t part_shift, uint32_t part_ports);
+enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a);
+/* Where the controller puts addr sent through port (the whole map, or the partition's share of
+ * port: see above); counts a wrapped address as addrmap_decode does. */
+void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *da);
+/*
+ * What every controller of a machine shares, owned by the integrator: the distribution of read
+ * latencies (arrival to the end of the data, ns; NULL: none) over all channels, and the injected
+ * fault of sim.fault_lose_dram_read (lose_read: the n-th read completed on any channel never
+ * goes back; 0: none).
+ */
+struct mc_shared {
+	struct stats_dist *read_latency_ns;
+	uint64_t lose_read;
+	uint64_t reads_done;
+};
+void mc_set_shared(struct mc *m, struct mc_shared *shared);
+
 /* True if an access of this kind can be accepted this cycle (queue room and port budget). */
 bool mc_can_accept(const struct mc *m, bool is_write);
 /* Queues a copy of *a (SIM_ASSERT mc_can_accept) and wakes the controller. */
@@ -90,16 +147,6 @@ void mc_enqueue(struct mc *m, const struct mc_access *a);
 /* mc_enqueue if there is room; else remembers that the producer waits (it is woken when an
  * entry frees) and returns false. */
 bool mc_try_enqueue(struct mc *m, const struct mc_access *a);
-/*
- * For several producers sharing a controller (the L2 slices), which retry every cycle while they
- * hold accesses for it: admission in order of waiting. A source refused for lack of entries joins
- * a line (oldest first; src is any small integer naming the producer); while the line is not
- * empty, the k oldest waiters may take the k free entries and every other source is refused and
- * joins the line. So the producer ticked first in a cycle cannot take every entry that frees
- * (with 64 slices, plain mc_try_enqueue gave slice 0 a third of slice 63's miss latency). No
- * wake-ups: the producers retry on their own.
- */
-bool mc_try_enqueue_from(struct mc *m, const struct mc_access *a, uint32_t src);
 /* The unit woken when a queue that refused an access has room again. */
 void mc_set_producer(struct mc *m, struct clock_unit *producer);
 /* The counters a report sums over the channels. */
@@ -112,8 +159,11 @@ struct mc_sum {
 };
 /* sum += m's counters. */
 void mc_sum_add(const struct mc *m, struct mc_sum *sum);
-/* Accesses queued or in flight (0: idle apart from refresh). */
+/* Accesses on the input link, queued or in flight, ECC write-backs included (0: idle apart from
+ * refresh). */
 uint32_t mc_pending(const struct mc *m);
+/* Requesters' accesses accepted and not yet completed (no ECC write-backs). */
+uint32_t mc_requests_pending(const struct mc *m);
 struct dram_chan *mc_dram(struct mc *m);
 
 /* Where the data bus's time went, in data-bus cycles summed over pseudo-channels, since the

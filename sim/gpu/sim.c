@@ -7,8 +7,15 @@
  *   l1_fill[i] core clock, SIM_PORT_DEPTH, latency 1: crossbar reply out i -> L1[i]
  *   l2_in[s]   L2 clock,   SIM_PORT_DEPTH, latency 1: crossbar request out s -> L2[s]
  *   the crossbar's own input links: L1[i] -> xbar_req_in(i), L2[s] -> xbar_reply_in(s)
- *   L2[s] -> mc[ch]: mc_try_enqueue; mc done -> l2_dram_done(l2_access_owner(a))
- * Slices: dram.channels x gpu.l2_slices_per_channel, chosen by the slice hash.
+ *   mc_in[ch]  DRAM clock, mc.read_queue + mc.write_queue, latency 1: the slices' accesses
+ *              (mc_port_send: a slice takes a queue entry before it sends; sim/dram/mc.h)
+ *   l2_fill[s] L2 clock, l2_reads_max, latency l2.fill_latency_cycles: the controllers push
+ *              each completed read of slice s back
+ * Slices: dram.channels x gpu.l2_slices_per_channel, chosen by the slice hash. Each slice is a
+ * port of every controller (its misses go where the address map puts them), or, with
+ * l2.hash.per_channel, of its partition's controller only (slices 2ch, 2ch + 1 of channel ch with
+ * two slices per channel), which decodes the slices' slice-local addresses with one channel's
+ * map.
  *
  * memory.model = "fixed" builds instead, per SM, one fixedmem (sim/mem/fixedmem.h) on the core
  * clock between sm_in[i] and sm_resp[i], and no L1, crossbar, L2, controller or l1_fill/l2_in
@@ -16,8 +23,8 @@
  * whole config is still checked, and the l1.* and l2.* totals exist (zero) so that reports and
  * scripts find them; mem.* sums the fixedmem counters.
  *
- * sim.fault_lose_dram_read drops one DRAM read's completion in mc_done, on purpose: the one way
- * to wedge a correct model, for the watchdog's tests (sim/gpu/run.c).
+ * sim.fault_lose_dram_read drops one DRAM read's completion at its controller (struct mc_shared),
+ * on purpose: the one way to wedge a correct model, for the watchdog's tests (sim/gpu/run.c).
  *
  * Not modelled yet: far/near L2 partitions. The SMs (sim/front/sm.c, put on the machine by the
  * run driver sim/gpu/run.c for gmsim run) or a driver such as probe.c push line requests.
@@ -63,26 +70,11 @@ struct sim {
 	struct l2 **l2;
 	struct l1 **l1;
 	struct fixedmem **fm;   /* fixed model: one per SM; NULL for the hierarchy */
-	struct link **sm_in, **sm_resp, **l1_fill, **l2_in;
+	struct link **sm_in, **sm_resp, **l1_fill, **l2_in, **l2_fill, **mc_in;
 	struct level_totals t1, t2;
 	struct mem_totals tm;
-	struct stats_dist *rd_lat; /* dram.read_latency_ns */
-	uint64_t dram_reads_done;  /* for sim.fault_lose_dram_read */
+	struct mc_shared mcsh;      /* dram.read_latency_ns, sim.fault_lose_dram_read */
 };
-
-static void mc_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle_t done)
-{
-	struct sim *s = ctx;
-
-	if (!a->is_write) {
-		stats_dist_add(s->rd_lat, (double)(done - arrival) * (double)s->spec.tck_ps / 1000.0);
-		/* The injected fault: the read's data is lost on its way back, the L2 slice's MSHR
-		 * entry and every request merged into it wait for ever (the watchdog's test). */
-		if (++s->dram_reads_done == s->p.sim.fault_lose_dram_read)
-			return;
-	}
-	l2_dram_done(l2_access_owner(a), a, done);
-}
 
 /* Each SM's request and reply links (sm_in, sm_resp), on the core clock; their consumers
  * attach themselves (the memory side takes sm_in, the SM takes sm_resp). */
@@ -115,6 +107,75 @@ static void create_fixed(struct sim *s, const struct fixedmem_params *fp)
 		snprintf(name, sizeof name, "sm%u.mem", i);
 		s->fm[i] = fixedmem_create(fp, i, core, s->sm_in[i], s->sm_resp[i], s->st, name);
 	}
+}
+
+/* The memory controllers, each with its input link, map and the shared read statistics. */
+static void create_mcs(struct sim *s)
+{
+	const struct gpu_params *p = &s->p;
+	uint32_t i, per = p->gpu.l2_slices_per_channel;
+	char name[64];
+
+	/* 1 ns bins up to 20 us; the registry counts the overflow. */
+	s->mcsh.read_latency_ns = stats_dist(s->st, "dram.read_latency_ns", "32 B DRAM reads: "
+					     "arrival at the controller to the end of the data, "
+					     "ns", 0.0, 20000.0, 20000);
+	s->mcsh.lose_read = p->sim.fault_lose_dram_read;
+	s->mcs = xcalloc(s->spec.channels, sizeof *s->mcs);
+	s->mc_in = xcalloc(s->spec.channels, sizeof *s->mc_in);
+	for (i = 0; i < s->spec.channels; i++) {
+		snprintf(name, sizeof name, "mc%u", i);
+		s->mcs[i] = mc_create(&p->mc, &s->spec, i, s->clk[GPU_CLK_DRAM], NULL, NULL, s->st,
+				      name);
+		snprintf(name, sizeof name, "mc%u.in", i);
+		s->mc_in[i] = link_create(name, p->mc.read_queue + p->mc.write_queue, 1,
+					  s->clk[GPU_CLK_DRAM], NULL);
+		mc_set_input(s->mcs[i], s->mc_in[i]);
+		mc_set_shared(s->mcs[i], &s->mcsh);
+		if (p->l2_hash.per_channel)
+			mc_set_map(s->mcs[i], &s->ch_map, s->hash.shift, per);
+		else
+			mc_set_map(s->mcs[i], &s->map, 0, 0);
+	}
+}
+
+/* The L2 slices, each with its fill link and its ports at the controllers. */
+static void create_slices(struct sim *s)
+{
+	const struct gpu_params *p = &s->p;
+	uint32_t i, ch, per = p->gpu.l2_slices_per_channel;
+	uint32_t *ports = xcalloc(s->spec.channels, sizeof *ports);
+	char name[64];
+
+	s->l2 = xcalloc(s->nslices, sizeof *s->l2);
+	s->l2_in = xcalloc(s->nslices, sizeof *s->l2_in);
+	s->l2_fill = xcalloc(s->nslices, sizeof *s->l2_fill);
+	for (i = 0; i < s->nslices; i++) {
+		struct clock *clk = s->clk[GPU_CLK_L2];
+
+		snprintf(name, sizeof name, "l2s%u.in", i);
+		s->l2_in[i] = link_create(name, SIM_PORT_DEPTH, 1, clk, NULL);
+		xbar_set_req_out(s->xbar, i, s->l2_in[i]);
+		snprintf(name, sizeof name, "l2s%u.fill", i);
+		s->l2_fill[i] = link_create(name, l2_reads_max(&p->l2), p->l2.fill_latency_cycles,
+					    clk, NULL);
+		snprintf(name, sizeof name, "l2s%u", i);
+		s->l2[i] = l2_create(&p->l2, i, clk, s->l2_in[i], xbar_reply_in(s->xbar, i),
+				     s->l2_fill[i], p->sim.seed + i, s->st, name);
+		if (p->l2_hash.per_channel) {
+			ch = i / per;
+			ports[0] = mc_port_add(s->mcs[ch], l2_unit(s->l2[i]), s->l2_fill[i]);
+			SIM_ASSERT(ports[0] == i % per); /* the partition's interleave order */
+			l2_set_partition(s->l2[i], s->mcs[ch], ports[0], &s->hash);
+		} else {
+			for (ch = 0; ch < s->spec.channels; ch++)
+				ports[ch] = mc_port_add(s->mcs[ch], l2_unit(s->l2[i]), s->l2_fill[i]);
+			l2_set_dram(s->l2[i], s->mcs, ports, &s->map);
+		}
+		if (p->l2_hash.local_index)
+			l2_set_local_index(s->l2[i], &s->hash);
+	}
+	free(ports);
 }
 
 struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
@@ -170,31 +231,9 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 		return s;
 	}
 
-	/* 1 ns bins up to 20 us; the registry counts the overflow. */
-	s->rd_lat = stats_dist(s->st, "dram.read_latency_ns", "32 B DRAM reads: arrival at the "
-			       "controller to the end of the data, ns", 0.0, 20000.0, 20000);
-	s->mcs = xcalloc(s->spec.channels, sizeof *s->mcs);
-	for (i = 0; i < s->spec.channels; i++) {
-		snprintf(name, sizeof name, "mc%u", i);
-		s->mcs[i] = mc_create(&p->mc, &s->spec, i, s->clk[GPU_CLK_DRAM], mc_done, s, s->st,
-				      name);
-	}
+	create_mcs(s);
 	s->xbar = xbar_create(&p->xbar, s->nsm, s->nslices, s->clk[GPU_CLK_XBAR], s->st, "xbar");
-	s->l2 = xcalloc(s->nslices, sizeof *s->l2);
-	s->l2_in = xcalloc(s->nslices, sizeof *s->l2_in);
-	for (i = 0; i < s->nslices; i++) {
-		snprintf(name, sizeof name, "l2s%u.in", i);
-		s->l2_in[i] = link_create(name, SIM_PORT_DEPTH, 1, s->clk[GPU_CLK_L2], NULL);
-		xbar_set_req_out(s->xbar, i, s->l2_in[i]);
-		snprintf(name, sizeof name, "l2s%u", i);
-		s->l2[i] = l2_create(&p->l2, i, s->clk[GPU_CLK_L2], s->l2_in[i],
-				     xbar_reply_in(s->xbar, i), s->mcs, &s->map, p->sim.seed + i, s->st,
-				     name);
-		if (p->l2_hash.per_channel)
-			l2_set_partition(s->l2[i], &s->hash, &s->ch_map, p->gpu.l2_slices_per_channel);
-		if (p->l2_hash.local_index)
-			l2_set_local_index(s->l2[i], &s->hash);
-	}
+	create_slices(s);
 	s->l1 = xcalloc(s->nsm, sizeof *s->l1);
 	sm_links_create(s);
 	s->l1_fill = xcalloc(s->nsm, sizeof *s->l1_fill);
@@ -234,10 +273,13 @@ void sim_destroy(struct sim *s)
 	for (i = 0; i < s->nslices; i++) {
 		l2_destroy(s->l2[i]);
 		link_destroy(s->l2_in[i]);
+		link_destroy(s->l2_fill[i]);
 	}
 	xbar_destroy(s->xbar);
-	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++)
+	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++) {
 		mc_destroy(s->mcs[i]);
+		link_destroy(s->mc_in[i]);
+	}
 	for (i = 0; i < GPU_CLK_COUNT; i++)
 		clock_destroy(s->clk[i]);
 	eventq_destroy(s->q);
@@ -250,6 +292,8 @@ void sim_destroy(struct sim *s)
 	free(s->l1_fill);
 	free(s->l2);
 	free(s->l2_in);
+	free(s->l2_fill);
+	free(s->mc_in);
 	free(s->mcs);
 	free(s);
 }
@@ -321,6 +365,10 @@ bool sim_is_idle(const struct sim *s)
 			return false;
 	for (i = 0; i < s->nslices; i++)
 		if (!l2_is_idle(s->l2[i]))
+			return false;
+	/* written-back sectors a slice sent are its controller's until they complete */
+	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++)
+		if (mc_requests_pending(s->mcs[i]) != 0)
 			return false;
 	return (s->xbar == NULL || xbar_pending(s->xbar) == 0) &&
 	       req_pool_in_flight(s->pool) == 0;

@@ -2,11 +2,11 @@
  * sim.h - the simulated GPU memory system, wired from a config: per-SM L1s, the crossbar, the
  * L2 slices, the memory controllers and DRAM, each in its clock domain.
  *
- *   SM i --sm_in[i]--> L1[i] --xbar req--> L2 slice s --mc_try_enqueue--> mc[ch] -> DRAM
- *   SM i <-sm_resp[i]-- L1[i] <-xbar reply-- L2 slice s <--l2_dram_done-- mc done callback
+ *   SM i --sm_in[i]--> L1[i] --xbar req--> L2 slice s --mc_in[ch] (port)--> mc[ch] -> DRAM
+ *   SM i <-sm_resp[i]-- L1[i] <-xbar reply-- L2 slice s <--l2_fill[s]-- mc[ch] (reads)
  *
  * The slice of a line comes from the slice hash (l2.hash), the channel of a sector from the
- * DRAM address map (dram.map). Whoever drives the SMs (the front end, or a probe) pushes line
+ * DRAM address map (dram.map) or the slice's memory partition (l2.hash.per_channel). Whoever drives the SMs (the front end, or a probe) pushes line
  * requests (struct mem_req from sim_pool) into sim_sm_in and pops replies from sim_sm_resp;
  * it owns a request again when it pops its reply and must req_free it.
  *

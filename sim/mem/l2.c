@@ -22,17 +22,17 @@
  *                           sectors -> writes) / reserve sectors; one read per fetched sector
  *                                     |
  *                                     v
- *                              miss queue --(2) drain: mc_try_enqueue--> mc[ch] ... DRAM
+ *                              miss queue --(2) drain: mc_port_send--> mc[ch] ... DRAM
  *                                                                           |
- *   l2_dram_done (DRAM domain): read -> fill queue (ready = L2 cycle + fill_latency)
- *                               write -> retired
+ *   fill_in (the controllers push a read's record at its completion; visible fill_latency
+ *            L2 cycles later); a written-back sector is the controller's once sent
  *                                     |
  *   (0) fill port, fills_per_cycle: cache_fill + mshr_fill -> satisfied requests ---> reply queue
  *                                                              (ready = now + hit_latency)
  *   (3) reply queue --link_try_push--> reply_out   (a refused push waits; counted per cycle)
  *
  * Stage order in a tick: (0) fills, (1) lookups, (2) miss-queue drain, (3) replies. A fill is
- * therefore seen by a lookup of the same cycle, and a miss found at cycle c reaches the MC at c.
+ * therefore seen by a lookup of the same cycle, and a miss found at cycle c is sent at c.
  *
  * Latency (L2 cycles; v = the cycle the request becomes visible at the head of `in`):
  *   hit or store ack:  reply pushed at v + hit_latency_cycles (unloaded);
@@ -45,29 +45,37 @@
  *   are shared by hits and fills. The latency statistics measure visible -> pushed: a request
  *   stalled at the head of `in` is charged its wait (its L2_ACCESS stamp is the visible tick).
  *
- * DRAM access tracking. Each 32 B access carries a struct l2_acc (in mc_access.ctx) from a pool
- * of the slice that grows in chunks to the peak in flight and is reused:
+ * DRAM access tracking. Each 32 B access has a struct l2_acc from a pool of the slice that grows
+ * in chunks to the peak in flight and is reused; a read's record is the ctx its completion
+ * brings back on fill_in:
  *
- *      alloc            drain accepted           l2_dram_done(read)        fill port
- *   FREE ----> QUEUED -----------------> AT_MC -------------------> FILL_WAIT -------> FREE
- *                                          |   l2_dram_done(write)
- *                                          +-------------------------------------------> FREE
+ *      alloc            sent (read)           fill port (popped from fill_in)
+ *   FREE ----> QUEUED ------------> AT_MC ---------------------------------> FREE
+ *                 |  sent (write)
+ *                 +-----------------------------------------------------> FREE
  *
- *   FREE      -> QUEUED     [queue_read, queue_write]  pushed on the miss queue
- *   QUEUED    -> AT_MC      [l2_drain]                 an MC accepted it
- *   AT_MC     -> FILL_WAIT  [l2_dram_done]             read data back; ready = now + fill lat.
- *   AT_MC     -> FREE       [l2_dram_done]             write done
- *   FILL_WAIT -> FREE       [l2_fill_port]             cache_fill + mshr_fill
+ *   FREE   -> QUEUED  [queue_reads, writeback_victim]  pushed on the miss queue
+ *   QUEUED -> AT_MC   [l2_drain]       a read a controller accepted (at the controller, then
+ *                                      back on fill_in, ready fill_latency L2 cycles after its
+ *                                      data ended)
+ *   QUEUED -> FREE    [l2_drain]       a write a controller accepted: the controller's now
+ *   AT_MC  -> FREE    [l2_fill_port]   cache_fill + mshr_fill
  *
- * Miss-queue drain and fairness. Several slices share a channel, and an MC wakes only one
- * producer when room frees, so the slice does not use mc_set_producer: while its miss queue is
- * not empty it stays awake and retries every cycle. Each cycle it walks the queue in order and
- * offers every access to its channel's MC, skipping channels that refused earlier in the same
- * cycle (so one full channel does not block the others, and each channel sees this slice's
- * accesses in order). The MC admits slices in the order they were refused
- * (mc_try_enqueue_from with the slice id), so the slice ticked first in a cycle does not take
- * every entry that frees: without that, on a streaming copy over 64 slices, slice 63's mean miss
- * latency was 2.8 times slice 0's.
+ * Miss-queue drain. Each drain walks the queue in order and sends every access to its
+ * controller (mc_port_send through the slice's port), skipping controllers that refused earlier
+ * in the same drain (so one full channel does not block the others, and each channel sees this
+ * slice's accesses in order). A controller without a free entry puts the port in line and wakes
+ * the slice when it grants it one (mc.h: ports refused first are admitted first, so the slice
+ * ticked first in a cycle does not take every entry that frees); meanwhile nothing is retried,
+ * and the slice sleeps unless something else is due. mq_refusals counts refusals per attempt as
+ * a slice retrying every cycle would: the cycles slept through while a controller made the
+ * slice wait are added at the next drain. Only a refusal for the controller's accept budget
+ * (mc.accept_per_cycle) keeps the slice awake, to send again next cycle.
+ *
+ * Where an access goes is the controllers' business: the slice asks the address map for the
+ * channel of an address (addrmap_channel), or, in a memory partition (l2_set_partition), sends
+ * every access to its partition's controller as a slice-local address (slice_hash_local), which
+ * the controller turns into a channel address (mc_set_map).
  *
  * Admission. A load miss that opens sectors needs room in the miss queue for its reads plus, if
  * the line is absent, a whole victim line (its dirty sectors are not known before the victim is
@@ -92,12 +100,12 @@
  * counts the cycles a ready reply waited for reply_out, from its first refusal.
  *
  * Invariants (l2_check):
- *   - pool: free + queued + at MC + fill-waiting records = records allocated; the miss queue
- *     holds exactly the QUEUED records, <= miss_queue; the fill queue exactly the FILL_WAIT ones,
- *     with non-decreasing ready cycles;
- *   - every read in flight (QUEUED, AT_MC, FILL_WAIT) is for a sector that is pending in the
- *     cache line (present) and in flight in the MSHR; with sector-granular MSHRs the reads in
- *     flight are exactly the MSHR entries in use;
+ *   - pool: free + queued + sent records = records allocated; the miss queue holds exactly the
+ *     QUEUED records, <= miss_queue; a sent record is a read; fill_in holds no more records
+ *     than were sent;
+ *   - every read in flight (QUEUED, AT_MC) is for a sector that is pending in the cache line
+ *     (present) and in flight in the MSHR; with sector-granular MSHRs the reads in flight are
+ *     exactly the MSHR entries in use;
  *   - the reply queue holds <= its capacity, non-empty chains, non-decreasing ready cycles;
  *   - requests inside (accepted, not yet pushed on reply_out) = MSHR waiters + requests in the
  *     reply queue.
@@ -158,6 +166,14 @@ _Static_assert(sizeof l2_fields / sizeof l2_fields[0] == L2_NFIELDS,
 
 #define L2_REQ_LINE_BYTES 128 /* mem_req.byte_mask covers 128 bytes */
 
+uint32_t l2_reads_max(const struct l2_params *p)
+{
+	uint32_t sectors = p->cache.line_bytes / p->cache.sector_bytes;
+
+	/* a read in flight holds its sector in flight in the MSHR: at most entries x sectors */
+	return p->mshr.entries * (p->mshr.granularity == MSHR_GRAN_LINE ? sectors : 1);
+}
+
 int l2_params_check(const struct l2_params *p, const char *group, struct sim_err *err)
 {
 	char g[128];
@@ -181,16 +197,17 @@ int l2_params_check(const struct l2_params *p, const char *group, struct sim_err
  * State
  */
 
-enum l2_acc_state { ACC_FREE, ACC_QUEUED, ACC_AT_MC, ACC_FILL_WAIT, ACC_STATE_COUNT };
+enum l2_acc_state { ACC_FREE, ACC_QUEUED, ACC_AT_MC, ACC_STATE_COUNT };
 
-/* One 32 B DRAM access in flight; its address is the mc_access ctx. */
+/* One 32 B DRAM access of the slice; a read's record is the ctx its completion brings back. */
 struct l2_acc {
 	struct l2 *owner;
-	struct mc_access ma;      /* as sent; ma.ctx == this */
+	addr_t addr;              /* the sector's address (the slice's view) */
+	uint32_t ch;              /* index in mcs[] of the controller it goes to */
 	uint32_t sector;          /* index in the line (reads) */
+	bool is_write, partial;
 	enum l2_acc_state state;
-	cycle_t ready;            /* FILL_WAIT: L2 cycle the sector is readable */
-	struct l2_acc *next;      /* free list or fill queue */
+	struct l2_acc *next;      /* free list */
 };
 
 #define L2_ACC_CHUNK 64 /* records per pool growth: one growth covers 16 line misses */
@@ -234,13 +251,13 @@ struct l2 {
 	char *prefix;
 	struct clock *clk;
 	struct clock_unit *unit;
-	struct link *in, *reply_out;
+	struct link *in, *reply_out, *fill_in;
+	/* the controllers below (l2_set_dram, l2_set_partition): mcs[i] through port ports[i] */
 	struct mc **mcs;
-	struct addrmap *map;
-	/* per-channel partition (l2_set_partition): the channel map and the slice hash */
-	struct addrmap *ch_map;
-	const struct slice_hash *hash;
-	uint32_t per_channel;     /* slices per channel; 0: map decodes the whole address */
+	uint32_t *ports, nch;
+	const struct addrmap *map;      /* l2_set_dram: the channel of an address */
+	const struct slice_hash *part;  /* l2_set_partition: slice-local addresses go down */
+	const struct slice_hash *hash;  /* l2_set_local_index */
 	struct cache *c;
 	struct mshr *m;
 	const struct cache_geom *g;
@@ -254,10 +271,11 @@ struct l2 {
 	/* miss queue: ring of records waiting for an MC */
 	struct l2_acc **mq;
 	uint32_t mq_head, mq_n;
-	cycle_t *ch_refused;      /* [channels]: cycle the channel last refused */
-
-	/* fill queue: FIFO by ready cycle */
-	struct l2_acc *fq_head, *fq_tail;
+	cycle_t *ch_refused;      /* [nch]: cycle the controller last refused */
+	uint32_t ch_waiting;      /* controllers that refused at the last drain for want of an entry
+				   * (they wake us when they grant one) */
+	bool drain_retry;         /* a controller refused for its accept budget: retry next cycle */
+	cycle_t last_drain;       /* cycle of the last drain */
 
 	/* reply pipeline */
 	struct l2_reply *rq;
@@ -326,27 +344,9 @@ static void acc_set(struct l2 *l2, struct l2_acc *a, enum l2_acc_state s)
 static void acc_free(struct l2 *l2, struct l2_acc *a)
 {
 	acc_set(l2, a, ACC_FREE);
-	memset(&a->ma, 0, sizeof a->ma);
+	a->addr = 0;
 	a->next = l2->acc_free;
 	l2->acc_free = a;
-}
-
-void l2_dram_addr(struct l2 *l2, addr_t addr, struct dram_addr *da)
-{
-	uint64_t gran, local, chunk;
-
-	if (l2->per_channel == 0) {
-		addrmap_decode(l2->map, addr, da);
-		return;
-	}
-	/* The slice-local address, with this slice's place among its channel's slices as the
-	 * lowest chunk digit: a bijection from the channel's addresses onto one channel's. */
-	gran = 1ull << l2->hash->shift;
-	local = slice_hash_local(l2->hash, addr);
-	chunk = local >> l2->hash->shift;
-	addrmap_decode(l2->ch_map, (chunk * l2->per_channel + l2->id % l2->per_channel) * gran +
-				   (local & (gran - 1)), da);
-	da->ch = l2->id / l2->per_channel;
 }
 
 static uint64_t local_line(const void *ctx, uint64_t line)
@@ -357,13 +357,34 @@ static uint64_t local_line(const void *ctx, uint64_t line)
 	return slice_hash_local(l2->hash, (addr_t)line << shift) >> shift;
 }
 
-void l2_set_partition(struct l2 *l2, const struct slice_hash *h, struct addrmap *ch_map,
-		      uint32_t slices_per_channel)
+/* The controllers: n of them, each with the slice's port. */
+static void set_mcs(struct l2 *l2, struct mc *const *mcs, const uint32_t *ports, uint32_t n)
 {
-	SIM_ASSERT(l2_is_idle(l2) && slices_per_channel >= 1);
-	l2->hash = h;
-	l2->ch_map = ch_map;
-	l2->per_channel = slices_per_channel;
+	uint32_t i;
+
+	SIM_ASSERT(l2_is_idle(l2) && l2->mcs == NULL && n >= 1);
+	l2->nch = n;
+	l2->mcs = xcalloc(n, sizeof *l2->mcs);
+	l2->ports = xcalloc(n, sizeof *l2->ports);
+	l2->ch_refused = xcalloc(n, sizeof *l2->ch_refused);
+	for (i = 0; i < n; i++) {
+		l2->mcs[i] = mcs[i];
+		l2->ports[i] = ports[i];
+		l2->ch_refused[i] = CYCLE_NEVER;
+	}
+}
+
+void l2_set_dram(struct l2 *l2, struct mc *const *mcs, const uint32_t *ports,
+		 const struct addrmap *map)
+{
+	set_mcs(l2, mcs, ports, map->g.channels);
+	l2->map = map;
+}
+
+void l2_set_partition(struct l2 *l2, struct mc *mc, uint32_t port, const struct slice_hash *h)
+{
+	set_mcs(l2, &mc, &port, 1);
+	l2->part = h;
 }
 
 void l2_set_local_index(struct l2 *l2, const struct slice_hash *h)
@@ -378,17 +399,17 @@ static uint32_t mq_free(const struct l2 *l2)
 	return l2->p.miss_queue - l2->mq_n;
 }
 
-/* Queues a 32 B access to sector address addr; the caller checked the room. */
+/* Queues a 32 B access to sector address addr; the caller checked the room. Its controller is
+ * the partition's, or the one the address map names. */
 static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool partial)
 {
 	struct l2_acc *a = acc_alloc(l2);
 
 	SIM_ASSERT(l2->mq_n < l2->p.miss_queue);
-	a->ma.addr = addr;
-	l2_dram_addr(l2, addr, &a->ma.da);
-	a->ma.is_write = is_write;
-	a->ma.partial = partial;
-	a->ma.ctx = a;
+	a->addr = addr;
+	a->ch = l2->map != NULL ? addrmap_channel(l2->map, addr) : 0;
+	a->is_write = is_write;
+	a->partial = partial;
 	acc_set(l2, a, ACC_QUEUED);
 	l2->mq[ring_at(l2->mq_head, l2->mq_n++, l2->p.miss_queue)] = a;
 	return a;
@@ -645,14 +666,13 @@ static void l2_fill_port(struct l2 *l2, cycle_t now)
 	uint32_t n = 0;
 	struct l2_acc *a;
 
-	while ((a = l2->fq_head) != NULL && a->ready <= now && n < l2->p.fills_per_cycle &&
-	       rq_has_room(l2)) {
-		addr_t line = line_addr(l2, a->ma.addr);
+	while (n < l2->p.fills_per_cycle && rq_has_room(l2) &&
+	       (a = link_peek(l2->fill_in)) != NULL) {
+		addr_t line = line_addr(l2, a->addr);
 		struct mem_req *chain, *r;
 
-		l2->fq_head = a->next;
-		if (l2->fq_head == NULL)
-			l2->fq_tail = NULL;
+		link_pop(l2->fill_in);
+		SIM_ASSERT(a->owner == l2 && a->state == ACC_AT_MC && !a->is_write);
 		cache_fill(l2->c, line, 1u << a->sector);
 		chain = mshr_fill(l2->m, line, 1u << a->sector);
 		for (r = chain; r != NULL; r = r->merged)
@@ -664,25 +684,48 @@ static void l2_fill_port(struct l2 *l2, cycle_t now)
 		l2->fill_gen++;
 		n++;
 	}
-	for (a = l2->fq_head; a != NULL && a->ready <= now; a = a->next)
-		l2->st.fill_stalls++;
+	l2->st.fill_stalls += link_visible(l2->fill_in);
 }
 
+/* Sends the miss queue's accesses, in order, each to its controller. */
 static void l2_drain(struct l2 *l2, cycle_t now)
 {
 	uint32_t i, kept = 0, n = l2->mq_n, cap = l2->p.miss_queue;
 
+	/* A controller that made us wait refused us in every cycle we slept through: count those
+	 * refusals as a slice that tried every cycle would have (mq_refusals is per attempt). */
+	if (l2->last_drain != CYCLE_NEVER && now > l2->last_drain + 1)
+		l2->st.mq_refusals += (now - l2->last_drain - 1) * l2->ch_waiting;
+	l2->last_drain = now;
+	l2->ch_waiting = 0;
+	l2->drain_retry = false;
 	for (i = 0; i < n; i++) {
 		struct l2_acc *a = l2->mq[ring_at(l2->mq_head, i, cap)];
-		uint32_t ch = a->ma.da.ch;
+		uint32_t ch = a->ch;
 
 		if (l2->ch_refused[ch] != now) {
-			if (mc_try_enqueue_from(l2->mcs[ch], &a->ma, l2->id)) {
-				acc_set(l2, a, ACC_AT_MC);
+			struct mc_access ma;
+			enum mc_send res;
+
+			memset(&ma, 0, sizeof ma);
+			ma.addr = l2->part != NULL ? slice_hash_local(l2->part, a->addr) : a->addr;
+			ma.is_write = a->is_write;
+			ma.partial = a->partial;
+			ma.ctx = a;
+			res = mc_port_send(l2->mcs[ch], l2->ports[ch], &ma);
+			if (res == MC_SEND_OK) {
+				if (a->is_write)
+					acc_free(l2, a); /* written back: nothing comes back for it */
+				else
+					acc_set(l2, a, ACC_AT_MC);
 				continue;
 			}
 			l2->ch_refused[ch] = now;
 			l2->st.mq_refusals++;
+			if (res == MC_SEND_RETRY)
+				l2->drain_retry = true;
+			else
+				l2->ch_waiting++;
 		}
 		l2->mq[ring_at(l2->mq_head, kept++, cap)] = a;
 	}
@@ -744,10 +787,12 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 {
 	cycle_t next = CYCLE_NEVER, h;
 
-	if (l2->mq_n > 0)
-		next = now + 1;  /* retry the MCs every cycle (see the drain note at the top) */
-	if (l2->fq_head != NULL)
-		next = min_cycle(next, l2->fq_head->ready > now ? l2->fq_head->ready : now + 1);
+	if (l2->mq_n > 0 && l2->drain_retry)
+		next = now + 1;  /* a controller's accept budget: retry next cycle */
+	/* a controller that made us wait wakes us when it grants an entry (see the top) */
+	h = link_head_ready(l2->fill_in);
+	if (h != CYCLE_NEVER)
+		next = min_cycle(next, h > now ? h : now + 1);
 	if (l2->rq_n > 0 && !l2->reply_blocked)
 		next = min_cycle(next, rq_at(l2, 0)->ready > now ? rq_at(l2, 0)->ready : now + 1);
 	/* reply_blocked: reply_out wakes us when it pops (we are its producer). */
@@ -762,15 +807,15 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 				next = now + 1;
 			break;
 		case L2_STALL_MISS_QUEUE_FULL:
-			/* Room comes from the drain and a fill changes the answer: look again next
-			 * cycle if either happened since the refusal (a drain that emptied the queue
-			 * leaves nothing else to keep us awake). */
+			/* Room comes from the drain (a controller that made us wait wakes us when
+			 * it grants an entry) and a fill changes the answer: look again next cycle
+			 * if either happened since the refusal. */
 			if (l2->mq_n != l2->stall_mq_n || l2->fill_gen != l2->stall_fill_gen)
 				next = now + 1;
 			break;
 		default:
-			/* MSHR, merge limit, no line: only a fill frees them (fill queue above, or
-			 * l2_dram_done wakes us). */
+			/* MSHR, merge limit, no line: only a fill frees them (fill_in above, or a
+			 * push on it wakes us). */
 			break;
 		}
 	}
@@ -787,40 +832,6 @@ static void l2_tick(void *unit, cycle_t now)
 	l2_drain(l2, now);
 	l2_replies(l2, now);
 	l2_sleep(l2, now);
-}
-
-/* ---------------------------------------------------------------------------------------------
- * DRAM completions
- */
-
-struct l2 *l2_access_owner(const struct mc_access *a)
-{
-	const struct l2_acc *acc = a->ctx;
-
-	SIM_ASSERT(acc != NULL && acc->owner != NULL);
-	return acc->owner;
-}
-
-void l2_dram_done(struct l2 *l2, const struct mc_access *a, cycle_t done)
-{
-	struct l2_acc *acc = a->ctx;
-
-	(void)done; /* the L2 clock's current cycle is the edge this completion lands after */
-	SIM_ASSERT(acc != NULL && acc->owner == l2 && acc->state == ACC_AT_MC);
-	SIM_ASSERT(acc->ma.is_write == a->is_write && acc->ma.addr == a->addr);
-	if (acc->ma.is_write) {
-		acc_free(l2, acc);
-		return;
-	}
-	acc->ready = clock_cycle(l2->clk) + l2->p.fill_latency_cycles;
-	acc->next = NULL;
-	acc_set(l2, acc, ACC_FILL_WAIT);
-	if (l2->fq_tail != NULL)
-		l2->fq_tail->next = acc;
-	else
-		l2->fq_head = acc;
-	l2->fq_tail = acc;
-	clock_wake_at(l2->unit, acc->ready);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -869,19 +880,19 @@ static void register_stats(struct l2 *l2, struct stats *st, const char *prefix)
 }
 
 struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, struct link *in,
-		     struct link *reply_out, struct mc **mcs, struct addrmap *map, uint64_t seed,
-		     struct stats *st, const char *prefix)
+		     struct link *reply_out, struct link *fill_in, uint64_t seed, struct stats *st,
+		     const char *prefix)
 {
 	struct sim_err err;
 	struct l2 *l2;
 	char name[256];
-	uint32_t i;
 
 	memset(&err, 0, sizeof err);
 	SIM_ASSERT(l2_params_check(p, "l2", &err) == 0);
 	SIM_ASSERT(p->hit_latency_cycles >= 1 && p->fill_latency_cycles >= 1);
 	SIM_ASSERT(p->lookups_per_cycle >= 1 && p->fills_per_cycle >= 1);
-	SIM_ASSERT(clk != NULL && in != NULL && reply_out != NULL && mcs != NULL && map != NULL);
+	SIM_ASSERT(clk != NULL && in != NULL && reply_out != NULL && fill_in != NULL);
+	SIM_ASSERT(link_capacity(fill_in) >= l2_reads_max(p));
 	l2 = xcalloc(1, sizeof *l2);
 	l2->p = *p;
 	l2->id = id;
@@ -889,17 +900,14 @@ struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, 
 	l2->clk = clk;
 	l2->in = in;
 	l2->reply_out = reply_out;
-	l2->mcs = mcs;
-	l2->map = map;
+	l2->fill_in = fill_in;
+	l2->last_drain = CYCLE_NEVER;
 	snprintf(name, sizeof name, "%s.cache", l2->prefix);
 	l2->c = cache_create(&p->cache, seed, st, name);
 	l2->g = cache_geom(l2->c);
 	snprintf(name, sizeof name, "%s.mshr", l2->prefix);
 	l2->m = mshr_create(&p->mshr, l2->g->line_bytes, l2->g->sector_bytes, st, name);
 	l2->mq = xcalloc(p->miss_queue, sizeof *l2->mq);
-	l2->ch_refused = xcalloc(map->g.channels, sizeof *l2->ch_refused);
-	for (i = 0; i < map->g.channels; i++)
-		l2->ch_refused[i] = CYCLE_NEVER;
 	/* Never full while reply_out keeps up: each cycle adds at most lookups + fills slots,
 	 * each leaves hit_latency cycles later. */
 	l2->rq_cap = (p->lookups_per_cycle + p->fills_per_cycle) * (p->hit_latency_cycles + 1);
@@ -908,6 +916,7 @@ struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, 
 	l2->reply_wait_since = CYCLE_NEVER;
 	l2->unit = clock_attach(clk, l2->prefix, l2_tick, l2);
 	link_set_consumer(in, l2->unit);
+	link_set_consumer(fill_in, l2->unit);
 	link_set_producer(reply_out, l2->unit);
 	if (st != NULL)
 		register_stats(l2, st, l2->prefix);
@@ -928,6 +937,8 @@ void l2_destroy(struct l2 *l2)
 	mshr_destroy(l2->m);
 	free(l2->mq);
 	free(l2->ch_refused);
+	free(l2->mcs);
+	free(l2->ports);
 	free(l2->rq);
 	free(l2->prefix);
 	free(l2);
@@ -941,7 +952,7 @@ struct clock_unit *l2_unit(struct l2 *l2)
 bool l2_is_idle(const struct l2 *l2)
 {
 	return l2->inside == 0 && l2->acc_count[ACC_FREE] == l2->acc_total && l2->mq_n == 0 &&
-	       l2->fq_head == NULL && l2->rq_n == 0;
+	       l2->rq_n == 0;
 }
 
 const struct l2_stats *l2_stats(const struct l2 *l2)
@@ -967,7 +978,7 @@ void l2_check(const struct l2 *l2)
 {
 	const struct l2_acc_chunk *ch;
 	const struct l2_acc *a;
-	uint64_t n[ACC_STATE_COUNT] = { 0 }, reads = 0, fq = 0, inq = 0;
+	uint64_t n[ACC_STATE_COUNT] = { 0 }, reads = 0, inq = 0;
 	cycle_t last = 0;
 	uint32_t i;
 
@@ -981,11 +992,13 @@ void l2_check(const struct l2 *l2)
 			a = &ch->a[i];
 			SIM_ASSERT(a->owner == l2 && a->state < ACC_STATE_COUNT);
 			n[a->state]++;
-			if (a->state == ACC_FREE || a->ma.is_write)
+			if (a->state == ACC_FREE)
 				continue;
-			SIM_ASSERT(a->ma.ctx == a);
+			SIM_ASSERT(a->state == ACC_QUEUED || !a->is_write); /* sent writes are freed */
+			if (a->is_write)
+				continue;
 			reads++;
-			line = line_addr(l2, a->ma.addr);
+			line = line_addr(l2, a->addr);
 			SIM_ASSERT(cache_line(l2->c, line, &li));
 			SIM_ASSERT((li.pending >> a->sector) & 1);
 			SIM_ASSERT((mshr_pending(l2->m, line) >> a->sector) & 1);
@@ -993,18 +1006,12 @@ void l2_check(const struct l2 *l2)
 	}
 	for (i = 0; i < ACC_STATE_COUNT; i++)
 		SIM_ASSERT(n[i] == l2->acc_count[i]);
-	SIM_ASSERT(n[ACC_FREE] + n[ACC_QUEUED] + n[ACC_AT_MC] + n[ACC_FILL_WAIT] == l2->acc_total);
+	SIM_ASSERT(n[ACC_FREE] + n[ACC_QUEUED] + n[ACC_AT_MC] == l2->acc_total);
 	SIM_ASSERT(l2->mq_n <= l2->p.miss_queue && l2->mq_n == n[ACC_QUEUED]);
 	for (i = 0; i < l2->mq_n; i++)
 		SIM_ASSERT(l2->mq[(l2->mq_head + i) % l2->p.miss_queue]->state == ACC_QUEUED);
-	for (a = l2->fq_head; a != NULL; a = a->next) {
-		SIM_ASSERT(a->state == ACC_FILL_WAIT && a->ready >= last);
-		last = a->ready;
-		if (a->next == NULL)
-			SIM_ASSERT(a == l2->fq_tail);
-		fq++;
-	}
-	SIM_ASSERT(fq == n[ACC_FILL_WAIT]);
+	/* reads sent and not yet filled: at a controller or on fill_in */
+	SIM_ASSERT(link_occupancy(l2->fill_in) <= n[ACC_AT_MC]);
 	if (l2->p.mshr.granularity == MSHR_GRAN_SECTOR)
 		SIM_ASSERT(reads == mshr_used(l2->m));
 	SIM_ASSERT(l2->rq_n <= l2->rq_cap);
@@ -1027,12 +1034,12 @@ void l2_dump(const struct l2 *l2, FILE *out)
 	struct mem_req *h = link_peek(l2->in);
 	uint32_t i;
 
-	fprintf(out, "%s: cycle %" PRIu64 ", inside %" PRIu64 ", miss queue %u/%u, reply queue "
-		"%u/%u%s, records %" PRIu64 " (queued %" PRIu64 ", at mc %" PRIu64 ", fill wait %"
-		PRIu64 ")\n", l2->prefix, clock_cycle(l2->clk), l2->inside, l2->mq_n,
-		l2->p.miss_queue, l2->rq_n, l2->rq_cap, l2->reply_blocked ? " (blocked)" : "",
-		l2->acc_total, l2->acc_count[ACC_QUEUED], l2->acc_count[ACC_AT_MC],
-		l2->acc_count[ACC_FILL_WAIT]);
+	fprintf(out, "%s: cycle %" PRIu64 ", inside %" PRIu64 ", miss queue %u/%u%s, reply "
+		"queue %u/%u%s, records %" PRIu64 " (queued %" PRIu64 ", reads sent %" PRIu64
+		", of them %u back on fill_in)\n", l2->prefix, clock_cycle(l2->clk), l2->inside,
+		l2->mq_n, l2->p.miss_queue, l2->ch_waiting > 0 ? " (waiting for a controller)" : "",
+		l2->rq_n, l2->rq_cap, l2->reply_blocked ? " (blocked)" : "", l2->acc_total,
+		l2->acc_count[ACC_QUEUED], l2->acc_count[ACC_AT_MC], link_occupancy(l2->fill_in));
 	fprintf(out, "  head of in: ");
 	if (h != NULL)
 		fprintf(out, "req %" PRIu64 " %s 0x%" PRIx64 " sectors 0x%x", h->id,
@@ -1045,11 +1052,10 @@ void l2_dump(const struct l2 *l2, FILE *out)
 	fprintf(out, "\n");
 	for (i = 0; i < l2->mq_n && i < 16; i++) {
 		a = l2->mq[(l2->mq_head + i) % l2->p.miss_queue];
-		fprintf(out, "  mq[%u] %s 0x%" PRIx64 " ch %u\n", i, a->ma.is_write ? "WR" : "RD",
-			a->ma.addr, a->ma.da.ch);
+		fprintf(out, "  mq[%u] %s 0x%" PRIx64 " to controller %u of %u\n", i,
+			a->is_write ? "WR" : "RD", a->addr, a->ch, l2->nch);
 	}
-	for (a = l2->fq_head, i = 0; a != NULL && i < 16; a = a->next, i++)
-		fprintf(out, "  fill 0x%" PRIx64 " ready %" PRIu64 "\n", a->ma.addr, a->ready);
+	link_dump(l2->fill_in, out);
 	mshr_dump(l2->m, out);
 	cache_dump(l2->c, out);
 }

@@ -4,14 +4,14 @@
  *
  * A slice is one clock unit of the L2 domain. Requests arrive on the `in` link (from the
  * crossbar), replies (load data, store acks) leave on `reply_out`. Misses and dirty write-backs
- * leave as 32 B accesses to the memory controllers (mc_try_enqueue); the integrator's
- * mc_done_fn hands each completion back with l2_dram_done. See l2.c for the request flow, the
- * latency formulas and what is not modelled.
+ * leave as 32 B accesses to the memory controllers through the slice's ports (mc_port_send);
+ * each read comes back on fill_in. See l2.c for the request flow, the latency formulas and what
+ * is not modelled.
  *
  * Ownership: a request belongs to the slice from link_pop on `in` until it is pushed on
  * reply_out (the same struct mem_req comes back up as the reply: is_reply set). The slice never
- * allocates or frees requests. Every DRAM access carries in mc_access.ctx a tracking record
- * owned by the slice (never NULL, never freed before l2_dram_done).
+ * allocates or frees requests. Every DRAM read carries in mc_access.ctx a tracking record owned
+ * by the slice (never NULL, never freed before it comes back on fill_in).
  */
 #ifndef SIM_L2_H
 #define SIM_L2_H
@@ -95,33 +95,38 @@ struct l2_stats {
 
 struct l2;
 
+/* The most reads a slice of p has in flight (each holds a sector in flight in its MSHR): the
+ * capacity its fill_in link needs so that a controller's completion never waits. */
+uint32_t l2_reads_max(const struct l2_params *p);
+
 /*
- * Creates slice `id`, a unit of clk (the L2 domain). It consumes `in` and produces on reply_out
- * (the slice registers itself as reply_out's producer so a full link wakes it when it drains). mcs[ch] is the controller of
- * DRAM channel ch as map decodes it; map is shared (addrmap_decode counts wrapped addresses).
- * seed feeds the cache's random replacement. Statistics under prefix ("l2s7"), the cache's
- * under "<prefix>.cache", the MSHR's under "<prefix>.mshr" (st may be NULL: none). p must pass
- * l2_params_check (SIM_ASSERT) and is copied. Everything is allocated here except DRAM tracking
- * records, which grow in chunks up to the peak of accesses in flight and are reused. Never NULL.
+ * Creates slice `id`, a unit of clk (the L2 domain). It consumes `in` (requests from the
+ * crossbar) and fill_in (the records of its DRAM reads, pushed back by the controllers at their
+ * completion; latency l2.fill_latency_cycles, capacity at least l2_reads_max) and produces on
+ * reply_out (the slice registers itself as reply_out's producer so a full link wakes it when it
+ * drains). seed feeds the cache's random replacement. Statistics under prefix ("l2s7"), the
+ * cache's under "<prefix>.cache", the MSHR's under "<prefix>.mshr" (st may be NULL: none). p
+ * must pass l2_params_check (SIM_ASSERT) and is copied. Everything is allocated here except DRAM
+ * tracking records, which grow in chunks up to the peak of accesses in flight and are reused.
+ * Never NULL. Before any request, give it its controllers: l2_set_dram or l2_set_partition.
  *
- * The slice becomes the consumer of `in` (link_set_consumer): create `in` on clk with consumer
- * NULL; a push then wakes the slice at the cycle the item becomes visible.
+ * The slice becomes the consumer of `in` and fill_in (link_set_consumer): create them on clk
+ * with consumer NULL; a push then wakes the slice at the cycle the item becomes visible.
  */
 struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, struct link *in,
-		     struct link *reply_out, struct mc **mcs, struct addrmap *map, uint64_t seed,
+		     struct link *reply_out, struct link *fill_in, uint64_t seed,
 		     struct stats *st, const char *prefix);
-/*
- * Slices of a memory partition: slice id sends its misses to channel id / slices_per_channel
- * only, decoding with ch_map (the DRAM map of one channel) the slice-local address of h with
- * id % slices_per_channel as its lowest chunk digit, so the channel's slices share its
- * addresses without overlap. h and ch_map must outlive the slice. Call before any request.
- */
-void l2_set_partition(struct l2 *l2, const struct slice_hash *h, struct addrmap *ch_map,
-		      uint32_t slices_per_channel);
+/* The controllers below: mcs[ch] for each channel ch of map, the slice sending through port
+ * ports[ch] of each (mc_port_add, with fill_in as the done link); an access goes to the channel
+ * addrmap_channel(map, address) names. mcs, ports: copied; map must outlive the slice. */
+void l2_set_dram(struct l2 *l2, struct mc *const *mcs, const uint32_t *ports,
+		 const struct addrmap *map);
+/* A memory partition: every access goes to mc, through port, as the slice-local address of h
+ * (slice_hash_local); mc turns it into its channel's address (mc_set_map with a partition).
+ * h must outlive the slice. */
+void l2_set_partition(struct l2 *l2, struct mc *mc, uint32_t port, const struct slice_hash *h);
 /* Index the sets with slice-local line addresses of h (cache_set_index_fn). */
 void l2_set_local_index(struct l2 *l2, const struct slice_hash *h);
-/* The DRAM address the slice sends a 32 B access at addr to. */
-void l2_dram_addr(struct l2 *l2, addr_t addr, struct dram_addr *da);
 /* Frees the slice, its cache, MSHR and tracking records. Requests still inside are the
  * caller's (check l2_is_idle first). NULL is a no-op. */
 void l2_destroy(struct l2 *l2);
@@ -129,17 +134,9 @@ void l2_destroy(struct l2 *l2);
 /* The slice's clock unit. */
 struct clock_unit *l2_unit(struct l2 *l2);
 
-/* The slice that sent access a (from its ctx): the integrator's mc_done_fn calls
- * l2_dram_done(l2_access_owner(a), a, done). */
-struct l2 *l2_access_owner(const struct mc_access *a);
-/* Access a, sent by this slice, completed at DRAM cycle done (the mc_done_fn's `done`, called
- * from the DRAM domain's edge). A read's sector becomes readable fill_latency_cycles L2 cycles
- * after the L2 cycle current now, then waits for the fill port; a write just retires. Wakes the
- * slice as needed. */
-void l2_dram_done(struct l2 *l2, const struct mc_access *a, cycle_t done);
-
-/* True when nothing is inside: no request accepted and unreplied, no access queued or at an MC,
- * no fill waiting. (Requests still in `in` are the link's.) */
+/* True when nothing is inside: no request accepted and unreplied, no access queued, no read at a
+ * controller or waiting on fill_in. (Requests still in `in` are the link's; written-back
+ * sectors already sent are the controllers': mc_requests_pending.) */
 bool l2_is_idle(const struct l2 *l2);
 const struct l2_stats *l2_stats(const struct l2 *l2);
 struct cache *l2_cache(struct l2 *l2);

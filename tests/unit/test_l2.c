@@ -7,14 +7,16 @@
  * interleave, no hashing. Requests come from a req_pool and are pushed on `in` (latency 1, an
  * L2-domain link) by an event half an L2 cycle after edge c, so they are visible at c + 1. A
  * stub consumer unit in the L2 domain pops reply_out (latency 1) and records the cycle: a reply
- * pushed at L2 cycle p is popped at p + 1. The MC's done callback calls l2_dram_done and logs
- * the access.
+ * pushed at L2 cycle p is popped at p + 1. The slice is a port of each controller (its input
+ * link, latency 1; its reads come back on the slice's fill link); the controllers' done callback
+ * logs every access. The DRAM domain is created first, as gpu/sim.c does (shared edges fire in
+ * domain order).
  *
  * Latency formulas (l2.c): a hit or store visible at v is pushed at v + H (H = hit latency); a
- * load miss visible at v is enqueued at the MC at tick v x 725, arrives at DRAM cycle
- * a = floor(v x 725 / 571), and on a closed bank completes at D = a + 1 + tRCDRD + CL + burst
- * (test_mc); its fill is at F = floor(D x 571 / 725) + fill latency and its reply is pushed at
- * F + H.
+ * load miss visible at v is sent to the MC at tick v x 725, arrives at DRAM cycle
+ * a = floor(v x 725 / 571) (its arrival; the controller takes it at a + 1), and on a closed bank
+ * completes at D = a + 1 + tRCDRD + CL + burst (test_mc); its fill is at
+ * F = floor(D x 571 / 725) + fill latency and its reply is pushed at F + H.
  *
  *   a. hit and store-ack latency, exact;
  *   b. miss latency, exact, and the latency distributions;
@@ -84,8 +86,9 @@ struct env {
 	struct stats *st;
 	struct req_pool *pool;
 	struct mc *mc[MAX_MC];
+	struct link *mc_in[MAX_MC];
 	uint32_t nmc;
-	struct link *in, *out;
+	struct link *in, *out, *fill;
 	struct l2 *l2;
 	struct clock_unit *sink;
 	uint32_t sink_per_cycle;  /* replies popped per cycle (0: all) */
@@ -121,7 +124,6 @@ static void on_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle
 		d->arrival = arrival;
 		d->done = done;
 	}
-	l2_dram_done(l2_access_owner(a), a, done);
 }
 
 static void sink_tick(void *unit, cycle_t now)
@@ -229,7 +231,7 @@ static void map_init(struct env *e, struct addrmap *map, uint32_t channels)
 static void env_start(struct env *e)
 {
 	struct sim_err err;
-	uint32_t i;
+	uint32_t i, ports[MAX_MC];
 	char prefix[16];
 
 	memset(&err, 0, sizeof err);
@@ -239,18 +241,27 @@ static void env_start(struct env *e)
 		fail_msg("mc_params_check: %s", err.msg);
 	map_init(e, &e->map, e->s.channels);
 	e->q = eventq_create();
-	e->l2clk = clock_create(e->q, "l2", L2_PS);
 	e->dclk = clock_create(e->q, "dram", e->s.tck_ps);
+	e->l2clk = clock_create(e->q, "l2", L2_PS);
 	e->st = stats_create();
 	e->pool = req_pool_create(256);
 	for (i = 0; i < e->nmc; i++) {
 		snprintf(prefix, sizeof prefix, "mc%u", i);
 		e->mc[i] = mc_create(&e->mp, &e->s, i, e->dclk, on_done, e, e->st, prefix);
+		e->mc_in[i] = link_create(prefix, e->mp.read_queue + e->mp.write_queue, 1, e->dclk,
+					  NULL);
+		mc_set_input(e->mc[i], e->mc_in[i]);
+		mc_set_map(e->mc[i], &e->map, 0, 0);
 	}
 	e->in = link_create("xbar_to_l2", 8, 1, e->l2clk, NULL);
 	e->sink = clock_attach(e->l2clk, "sink", sink_tick, e);
 	e->out = link_create("l2_to_xbar", e->out_cap ? e->out_cap : 64, 1, e->l2clk, e->sink);
-	e->l2 = l2_create(&e->p, 0, e->l2clk, e->in, e->out, e->mc, &e->map, 1, e->st, "l2");
+	e->fill = link_create("fill", l2_reads_max(&e->p), e->p.fill_latency_cycles, e->l2clk,
+			      NULL);
+	e->l2 = l2_create(&e->p, 0, e->l2clk, e->in, e->out, e->fill, 1, e->st, "l2");
+	for (i = 0; i < e->nmc; i++)
+		ports[i] = mc_port_add(e->mc[i], l2_unit(e->l2), e->fill);
+	l2_set_dram(e->l2, e->mc, ports, &e->map);
 }
 
 static int env_free(void **state)
@@ -261,10 +272,13 @@ static int env_free(void **state)
 	if (e == NULL)
 		return 0;
 	l2_destroy(e->l2);
-	for (i = 0; i < e->nmc; i++)
+	for (i = 0; i < e->nmc; i++) {
 		mc_destroy(e->mc[i]);
+		link_destroy(e->mc_in[i]);
+	}
 	link_destroy(e->in);
 	link_destroy(e->out);
+	link_destroy(e->fill);
 	if (e->l2clk != NULL)
 		clock_destroy(e->l2clk);
 	if (e->dclk != NULL)
@@ -438,6 +452,37 @@ static void test_miss_latency(void **state)
 	assert_int_equal(e->dram[1].addr, 32);
 	assert_int_equal(e->replies[id], 1);
 	assert_int_equal(stat(e, "l2.sector_misses"), 1);
+}
+
+/*
+ * A controller without a free entry makes the slice wait asleep, wakes it when it grants the
+ * entry, and the slice counts a refusal for every cycle it waited. Read queue of 1: load A
+ * visible at 11 is sent at 11 (arrival 13, done 67 as in test_miss_latency); load B, visible
+ * at 12, is refused at 12 and waits in line. A's completion at DRAM cycle 67 (tick 38257) frees
+ * the entry: B's port is granted it and the slice is woken at the next L2 edge, 53
+ * (ceil(38257 / 725)), sends B (arrival floor(53 x 725 / 571) = 67) and counts the refusals of
+ * cycles 12 .. 52: 41. From 13 to 52 the slice is not ticked at all.
+ */
+static void test_controller_wait(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t ticks13;
+
+	e->mp.read_queue = 1;
+	env_start(e);
+	load_at(e, 10, 0x0, 0x1);
+	load_at(e, 11, 0x1000, 0x1);
+	eventq_run_until(e->q, (tick_t)13 * L2_PS);
+	ticks13 = clock_unit_ticks(l2_unit(e->l2));
+	assert_int_equal(stat(e, "l2.mq_refusals"), 1);
+	eventq_run_until(e->q, (tick_t)52 * L2_PS);
+	assert_int_equal(clock_unit_ticks(l2_unit(e->l2)), ticks13);
+	run_all(e, true);
+	assert_int_equal(e->ndram, 2);
+	assert_int_equal(e->dram[0].done, 67);
+	assert_int_equal(e->dram[1].arrival, 67);
+	assert_int_equal(stat(e, "l2.mq_refusals"), 41);
+	assert_true(l2_is_idle(e->l2));
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -736,11 +781,12 @@ static void test_determinism(void **state)
 	env_free(&st2);
 }
 
-/* Per-channel slices: 2 GDDR6 channels x 2 slices, ipoly over 256 B chunks. Every sector
- * address of the first 256 KiB goes from its slice to that slice's channel (slice / 2), and
- * the DRAM addresses of all four slices are distinct (the partition map is a bijection). With
- * the local index, the first 64 lines a slice owns cover its 32 sets twice; with the whole
- * address a linear index leaves sets empty. */
+/* Per-channel slices: 2 GDDR6 channels x 2 slices, ipoly over 256 B chunks, each channel's
+ * controller with a one-channel partition map over its two slices' ports. Every sector address
+ * of the first 256 KiB, sent by its slice as a slice-local address, lands in that slice's
+ * channel (slice / 2), and the DRAM addresses of all four slices are distinct (the partition
+ * map is a bijection). With the local index, the first 64 lines a slice owns cover its 32 sets
+ * twice; with the whole address a linear index leaves sets empty. */
 static int key_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -754,8 +800,10 @@ static void test_partition(void **state)
 	struct slice_hash_params hp = { SLICE_HASH_IPOLY, 256, true, true };
 	struct slice_hash h;
 	struct addrmap chmap;
-	struct link *in[4], *out[4];
+	struct link *in[4], *out[4], *fill[4];
 	struct l2 *sl[4];
+	struct mc *pm[2];
+	uint32_t port[4];
 	struct sim_err err;
 	const uint32_t n = 256 * 1024 / 32;
 	uint64_t *keys = calloc(n, sizeof *keys);
@@ -766,18 +814,25 @@ static void test_partition(void **state)
 	memset(&err, 0, sizeof err);
 	assert_int_equal(slice_hash_init(&h, &hp, 4, "l2.hash", &err), 0);
 	map_init(e, &chmap, 1);
+	for (k = 0; k < 2; k++) {
+		pm[k] = mc_create(&e->mp, &e->s, k, e->dclk, NULL, NULL, NULL, "pm");
+		mc_set_map(pm[k], &chmap, h.shift, 2);
+	}
 	for (k = 0; k < 4; k++) {
 		in[k] = link_create("in", 8, 1, e->l2clk, NULL);
 		out[k] = link_create("out", 8, 1, e->l2clk, NULL);
-		sl[k] = l2_create(&e->p, k, e->l2clk, in[k], out[k], e->mc, &e->map, 1, NULL, "s");
-		l2_set_partition(sl[k], &h, &chmap, 2);
+		fill[k] = link_create("fill", l2_reads_max(&e->p), 1, e->l2clk, NULL);
+		sl[k] = l2_create(&e->p, k, e->l2clk, in[k], out[k], fill[k], 1, NULL, "s");
+		port[k] = mc_port_add(pm[k / 2], l2_unit(sl[k]), fill[k]);
+		assert_int_equal(port[k], k % 2);
+		l2_set_partition(sl[k], pm[k / 2], port[k], &h);
 	}
 	for (i = 0; i < n; i++) {
 		addr_t a = (addr_t)i * 32;
 		struct dram_addr da;
 
 		k = slice_hash_slice(&h, a);
-		l2_dram_addr(sl[k], a, &da);
+		mc_port_decode(pm[k / 2], port[k], slice_hash_local(&h, a), &da);
 		assert_int_equal(da.ch, k / 2);
 		keys[i] = ((((((uint64_t)da.ch * 4 + da.pc) * 8 + da.bg) * 8 + da.ba) * 65536 +
 			    da.row) * 4096) + da.col;
@@ -809,7 +864,10 @@ static void test_partition(void **state)
 		l2_destroy(sl[k]);
 		link_destroy(in[k]);
 		link_destroy(out[k]);
+		link_destroy(fill[k]);
 	}
+	mc_destroy(pm[0]);
+	mc_destroy(pm[1]);
 	free(keys);
 }
 
@@ -846,6 +904,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_determinism, env_free),
 		cmocka_unit_test_teardown(test_params_check, env_free),
 		cmocka_unit_test_teardown(test_partition, env_free),
+		cmocka_unit_test_teardown(test_controller_wait, env_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

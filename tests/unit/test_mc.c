@@ -39,11 +39,13 @@
 
 #include "unit.h"
 
+#include "addrmap.h"
 #include "clock.h"
 #include "dram.h"
 #include "dram_check.h"
 #include "dram_std.h"
 #include "eventq.h"
+#include "link.h"
 #include "mc.h"
 #include "stats.h"
 
@@ -1237,48 +1239,117 @@ static struct mc_access *acc_new(struct env *e, uint32_t bank, uint32_t row, uin
 	return &ev->a;
 }
 
-/* mc_try_enqueue_from: entries that free go to the sources refused first, whoever asks first in
- * the cycle. Read queue of 2, both entries taken at cycle 0 (done 54 and 58, as in
- * test_queue_room). */
+/* A port's sender: a unit of the DRAM clock that does nothing but go back to sleep. */
+static void sender_tick(void *self, cycle_t now)
+{
+	struct clock_unit **u = self;
+
+	(void)now;
+	clock_sleep(*u);
+}
+
+/*
+ * mc_port_send: entries that free go to the ports refused first, whoever sends first in the
+ * cycle, and the port granted one has its sender woken. Read queue of 2, both entries taken at
+ * cycle 0 (done 54 and 58, as in test_queue_room); ports 3, 7 and 9 of ten send accesses whose
+ * addresses the whole map puts in channel 0. An access sent is taken off the input link one
+ * cycle later (its arrival is the cycle it was sent) and a read's ctx comes back on its port's
+ * done link.
+ */
 static void test_admission_order(void **state)
 {
 	struct env *e = env_new(state, DRAM_STD_GDDR6, 14.0, 1);
 	struct mc_access *a7, *a3, *a3b, *a9;
+	struct clock_unit *sender[10];
+	struct link *done[10], *in;
+	struct addrmap map;
+	struct addrmap_params ap;
+	struct addrmap_geom g;
+	struct sim_err err;
 	struct mc *m;
+	uint32_t i;
 
 	e->p.read_queue = 2;
 	env_start(e, 1);
 	m = e->mc[0];
+	memset(&ap, 0, sizeof ap);
+	memset(&err, 0, sizeof err);
+	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
+	ap.interleave_bytes = 256;
+	g.channels = 1;
+	g.pcs = e->s.pcs;
+	g.bank_groups = e->s.bank_groups;
+	g.banks_per_group = e->s.banks_per_group;
+	g.rows = e->s.rows;
+	g.bursts_per_row = mc_data_bursts_per_row(&e->p, &e->s);
+	g.burst_bytes = e->s.burst_bytes;
+	assert_int_equal(addrmap_init(&map, &ap, &g, &err), 0);
+	in = link_create("in", 64, 1, e->clk, NULL);
+	mc_set_input(m, in);
+	mc_set_map(m, &map, 0, 0);
+	for (i = 0; i < 10; i++) {
+		sender[i] = clock_attach(e->clk, "sender", sender_tick, &sender[i]);
+		done[i] = link_create("done", 4, 1, e->clk, NULL);
+		assert_int_equal(mc_port_add(m, sender[i], done[i]), i);
+	}
 	rd_at(e, 0, 0, 1, 0);
 	rd_at(e, 0, 0, 1, 1);
 	a7 = acc_new(e, 1, 1, 0);
 	a3 = acc_new(e, 2, 1, 0);
 	a3b = acc_new(e, 2, 1, 1);
 	a9 = acc_new(e, 3, 1, 0);
+	a7->addr = addrmap_encode(&map, &a7->da);
+	a3->addr = addrmap_encode(&map, &a3->da);
+	a3b->addr = addrmap_encode(&map, &a3b->da);
+	a9->addr = addrmap_encode(&map, &a9->da);
 	run_to(e, 2);
-	/* Full: source 7, then source 3 are refused and wait in that order. */
-	assert_false(mc_try_enqueue_from(m, a7, 7));
-	assert_false(mc_try_enqueue_from(m, a3, 3));
+	/* Full: port 7, then port 3 are refused and wait in that order. */
+	assert_int_equal(mc_port_send(m, 7, a7), MC_SEND_WAIT);
+	assert_int_equal(mc_port_send(m, 3, a3), MC_SEND_WAIT);
 	run_to(e, 54);
-	/* One entry free: it is source 7's, though source 3 asks first. */
+	/* One entry free: it is port 7's (its sender woken, 3's not), though port 3 asks first. */
 	assert_int_equal(mc_pending(m), 1);
-	assert_false(mc_try_enqueue_from(m, a3, 3));
-	assert_true(mc_try_enqueue_from(m, a7, 7));
-	assert_false(mc_try_enqueue_from(m, a3, 3));
+	assert_true(clock_is_awake(sender[7]));
+	assert_false(clock_is_awake(sender[3]));
+	assert_int_equal(mc_port_send(m, 3, a3), MC_SEND_WAIT);
+	assert_int_equal(mc_port_send(m, 7, a7), MC_SEND_OK);
+	assert_int_equal(mc_pending(m), 2); /* on the input link, counted */
+	assert_int_equal(link_occupancy(in), 1);
+	assert_int_equal(mc_port_send(m, 3, a3), MC_SEND_WAIT);
 	run_to(e, 58);
-	/* The next entry is source 3's; source 9, new, asks first and queues behind. */
-	assert_false(mc_try_enqueue_from(m, a9, 9));
-	assert_true(mc_try_enqueue_from(m, a3, 3));
-	/* Full again: source 3's second access waits behind 9. */
-	assert_false(mc_try_enqueue_from(m, a3b, 3));
+	assert_int_equal(link_occupancy(in), 0);
+	/* The next entry is port 3's; port 9, new, asks first and queues behind. */
+	assert_int_equal(mc_port_send(m, 9, a9), MC_SEND_WAIT);
+	assert_int_equal(mc_port_send(m, 3, a3), MC_SEND_OK);
+	/* Full again: port 3's second access waits behind 9. */
+	assert_int_equal(mc_port_send(m, 3, a3b), MC_SEND_WAIT);
 	run_to(e, 300);
 	assert_int_equal(mc_pending(m), 0);
-	/* Drained: two entries free, granted to 9 and 3, the whole line; each is accepted. */
-	assert_true(mc_try_enqueue_from(m, a3b, 3));
-	assert_true(mc_try_enqueue_from(m, a9, 9));
+	assert_int_equal(mc_requests_pending(m), 0);
+	/* Drained: two entries free, granted to 9 and 3, the whole line (each sender woken: 9 once,
+	 * 3 a second time); each is accepted. */
+	assert_int_equal(clock_unit_ticks(sender[9]), 1);
+	assert_int_equal(clock_unit_ticks(sender[3]), 2);
+	assert_int_equal(clock_unit_ticks(sender[7]), 1);
+	assert_int_equal(mc_port_send(m, 3, a3b), MC_SEND_OK);
+	assert_int_equal(mc_port_send(m, 9, a9), MC_SEND_OK);
 	finish(e);
 	assert_true(done_at(e, 3) > 54 && done_at(e, 4) > done_at(e, 3));
 	assert_true(done_at(e, 5) > done_at(e, 4) && done_at(e, 6) > done_at(e, 4));
+	/* each read's ctx came back on its own port's done link, in completion order */
+	assert_int_equal(link_occupancy(done[7]), 1);
+	assert_int_equal(link_occupancy(done[3]), 2);
+	assert_int_equal(link_occupancy(done[9]), 1);
+	assert_ptr_equal(link_pop(done[7]), a7->ctx);
+	assert_ptr_equal(link_pop(done[3]), a3->ctx);
+	assert_ptr_equal(link_pop(done[3]), a3b->ctx);
+	/* the arrival of an access sent is the cycle it was sent (a7 at 54: waited from 54) */
+	for (i = 0; i < e->ndone && i < MAX_DONE; i++)
+		if (e->done[i].id == 3)
+			assert_int_equal(e->done[i].arrival, 54);
+	link_destroy(in);
+	for (i = 0; i < 10; i++)
+		link_destroy(done[i]);
 }
 
 /* A producer that offers its accesses with mc_try_enqueue and goes to sleep when refused, as
