@@ -6,11 +6,23 @@
 # tolerated; and each kind of bad input stops with its file:line message and exit 1.
 # `gmsim analyze --trace` on each trace prints the same totals, reuse distances and predicted
 # hit rates as `gmsim analyze -w` on its twin (everything from the totals line on, exactly).
+# gen_traces.py itself: --help prints its usage, and an OUTDIR starting with '-' is refused (it
+# once wrote its traces into a folder named --help).
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 29
+plan 31
 C=configs/test/small-gpu.cfg
 T=$tap_tmp/tr
 python3 "$GMSIM_SRCDIR/tests/trace/gen_traces.py" "$T" || { echo "Bail out! gen_traces.py"; exit 1; }
+G=$GMSIM_SRCDIR/tests/trace/gen_traces.py
+(cd "$tap_tmp" && python3 "$G" --help >help.out 2>&1); rc=$?
+[ -e "$tap_tmp/--help" ] && made=yes || made=no
+expect_eq "gen_traces.py --help: exit 0, the usage, no folder" "0 1 no" \
+	"$rc $(grep -c '^    python3 tests/trace/gen_traces.py OUTDIR' "$tap_tmp/help.out") $made"
+(cd "$tap_tmp" && python3 "$G" --out x >opt.out 2>opt.err); rc=$?
+[ -e "$tap_tmp/--out" ] || [ -e "$tap_tmp/x" ] && made=yes || made=no
+expect_eq "gen_traces.py --out x: exit 2, why on stderr, no folder" \
+	"2 gen_traces.py: unknown option '--out' (an OUTDIR never starts with '-'; for a folder of that name write ./--out) no" \
+	"$rc $(head -1 "$tap_tmp/opt.err") $made"
 MEM="sim.mem_insts coal.mem_insts coal.requests coal.sectors coal.ideal_transactions
 	coal.bytes_requested coal.bytes_moved l1.accesses l2.accesses dram.reads dram.writes
 	dram.bytes_moved"

@@ -4,6 +4,10 @@ workload language, so that tests/sys/trace.sh can check that both give the same 
 statistics, plus broken traces for the error tests.
 
     python3 tests/trace/gen_traces.py OUTDIR [--copy-n N] [--only copy]
+    python3 tests/trace/gen_traces.py -h | --help
+
+An argument that starts with '-' is an option, never OUTDIR (write ./-x for such a folder); an
+unknown option, a missing or bad value or a second OUTDIR is a usage error (exit 2).
 
 OUTDIR/copy       stream copy b[i] = a[i] of n floats (256 threads per block), base-stride
                   addresses (mode 1), tracer version 4; copy.wl; also kernelslist.g naming the
@@ -205,17 +209,52 @@ def write_errors(out):
                  "0020 ffffffff 0 EXIT 0 0 0 0 NoVal"], version=6)
 
 
+USAGE_LINE = "usage: gen_traces.py OUTDIR [--copy-n N] [--only copy] (-h for more)"
+
+
+def usage_error(msg):
+    sys.stderr.write("gen_traces.py: %s\n%s\n" % (msg, USAGE_LINE))
+    sys.exit(2)
+
+
+def parse_args(args):
+    """(OUTDIR, copy n, only) from the command line; -h prints the module docstring and exits."""
+    out, n, only = None, 8192, None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-h", "--help"):
+            sys.stdout.write(__doc__.lstrip("\n"))
+            sys.exit(0)
+        if a in ("--copy-n", "--only"):
+            if i + 1 == len(args):
+                usage_error("%s needs a value" % a)
+            v = args[i + 1]
+            i += 2
+            if a == "--copy-n":
+                if not v.isdigit() or int(v) == 0 or int(v) % 256:
+                    usage_error("--copy-n: expected a positive multiple of 256 (threads per "
+                                "block), got '%s'" % v)
+                n = int(v)
+            elif v != "copy":
+                usage_error("--only: the one choice is 'copy', got '%s'" % v)
+            else:
+                only = v
+            continue
+        if a.startswith("-"):
+            usage_error("unknown option '%s' (an OUTDIR never starts with '-'; for a folder of "
+                        "that name write ./%s)" % (a, a))
+        if out is not None:
+            usage_error("one OUTDIR, got '%s' and '%s'" % (out, a))
+        out = a
+        i += 1
+    if out is None:
+        usage_error("no OUTDIR")
+    return out, n, only
+
+
 def main():
-    args = sys.argv[1:]
-    if not args:
-        sys.exit(__doc__)
-    out = args[0]
-    n = 8192
-    only = None
-    if "--copy-n" in args:
-        n = int(args[args.index("--copy-n") + 1])
-    if "--only" in args:
-        only = args[args.index("--only") + 1]
+    out, n, only = parse_args(sys.argv[1:])
     write_copy(os.path.join(out, "copy"), n)
     if only == "copy":
         return

@@ -1,2 +1,0 @@
-kernel-1.traceg
-kernel-2.traceg
