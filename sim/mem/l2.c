@@ -636,9 +636,11 @@ static void l2_lookups(struct l2 *l2, cycle_t now)
 			break;
 		visible = link_head_ready(l2->in);
 		if (same_refusal(l2, r)) {
-			/* Same inputs, same refusal (see the top). */
+			/* Same inputs, same refusal (see the top): charge it, keep the reason. */
+			enum l2_stall same = l2->stall;
+
 			charge_stall(l2, now);
-			l2->stall = L2_STALL_MISS_QUEUE_FULL;
+			l2->stall = same;
 			l2->stall_at = now;
 			break;
 		}
