@@ -132,6 +132,7 @@
 #include "cfg.h"
 #include "clock.h"
 #include "l2.h"
+#include "level.h"
 #include "link.h"
 #include "log.h"
 #include "mc.h"
@@ -217,34 +218,6 @@ struct l2_acc_chunk {
 	struct l2_acc a[L2_ACC_CHUNK];
 };
 
-/* Why the head of `in` waits: X(ENUM_SUFFIX, "name"). */
-#define L2_STALLS(X)                          \
-	X(NONE, "none")                       \
-	X(MSHR_FULL, "mshr_full")             \
-	X(MERGE_LIMIT, "merge_limit")         \
-	X(NO_LINE, "no_line")                 \
-	X(MISS_QUEUE_FULL, "miss_queue_full") \
-	X(REPLY_FULL, "reply_full")
-
-enum l2_stall {
-#define L2_STALL_ENUM(e, s) L2_STALL_##e,
-	L2_STALLS(L2_STALL_ENUM)
-#undef L2_STALL_ENUM
-	L2_STALL_COUNT
-};
-
-static const char *const stall_names[L2_STALL_COUNT] = {
-#define L2_STALL_NAME(e, s) s,
-	L2_STALLS(L2_STALL_NAME)
-#undef L2_STALL_NAME
-};
-
-/* A reply-queue slot: one hit or store, or the chain of requests one fill satisfied. */
-struct l2_reply {
-	cycle_t ready;
-	struct mem_req *chain; /* linked by ->merged */
-};
-
 struct l2 {
 	struct l2_params p;
 	uint32_t id;
@@ -277,37 +250,16 @@ struct l2 {
 	bool drain_retry;         /* a controller refused for its accept budget: retry next cycle */
 	cycle_t last_drain;       /* cycle of the last drain */
 
-	/* reply pipeline */
-	struct l2_reply *rq;
-	uint32_t rq_cap, rq_head, rq_n;
-	bool reply_blocked;       /* reply_out refused this cycle: its pop wakes us */
-	cycle_t reply_wait_since; /* first refused cycle of the reply at the head (reply_stalls) */
-
-	/* the head of `in` */
-	const void *head_seen;       /* counted by cache_access already */
-	enum l2_stall stall;
-	cycle_t stall_at;
-	uint32_t stall_mq_n;         /* MISS_QUEUE_FULL: mq_n when the head was refused */
-	uint64_t stall_fill_gen;     /* MISS_QUEUE_FULL: fill_gen then */
-	uint64_t fill_gen;           /* fills so far (they change the cache and the MSHR) */
-
+	struct level_replyq rq;   /* reply pipeline onto reply_out */
+	struct level_head head;   /* the head of `in` */
+	uint64_t fill_gen;        /* fills so far (they change the cache and the MSHR) */
 	uint64_t inside;          /* accepted requests not yet pushed on reply_out */
 	struct l2_stats st;
-	struct stats_dist *lat_hit, *lat_miss, *lat_store;
 };
 
 /* ---------------------------------------------------------------------------------------------
  * Tracking records, miss queue, fill queue, reply queue
  */
-
-/* Slot head + i of a ring of cap slots (head < cap, i < cap): a compare instead of a division,
- * since the ring sizes are run-time values. */
-static inline uint32_t ring_at(uint32_t head, uint32_t i, uint32_t cap)
-{
-	uint32_t k = head + i;
-
-	return k >= cap ? k - cap : k;
-}
 
 static struct l2_acc *acc_alloc(struct l2 *l2)
 {
@@ -415,26 +367,6 @@ static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool pa
 	return a;
 }
 
-static bool rq_has_room(const struct l2 *l2)
-{
-	return l2->rq_n < l2->rq_cap;
-}
-
-static void rq_push(struct l2 *l2, cycle_t ready, struct mem_req *chain)
-{
-	struct l2_reply *s;
-
-	SIM_ASSERT(l2->rq_n < l2->rq_cap && chain != NULL);
-	s = &l2->rq[ring_at(l2->rq_head, l2->rq_n++, l2->rq_cap)];
-	s->ready = ready;
-	s->chain = chain;
-}
-
-static struct l2_reply *rq_at(const struct l2 *l2, uint32_t i)
-{
-	return &l2->rq[ring_at(l2->rq_head, i, l2->rq_cap)];
-}
-
 /* ---------------------------------------------------------------------------------------------
  * Misses and write-backs
  */
@@ -489,172 +421,114 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
  * (1) Lookup
  */
 
-static void count_outcome(struct l2 *l2, enum cache_outcome o)
+/* A store (write-allocate without fetch): it needs a reply slot for its ack and, for an absent
+ * line, room in the miss queue for a victim's write-backs. */
+static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
+				  const struct cache_lookup *lk, const struct cache_bytes *bytes,
+				  cycle_t visible, cycle_t now)
 {
-	l2->st.accesses++;
-	if (o == CACHE_HIT)
-		l2->st.hits++;
-	else if (o == CACHE_SECTOR_MISS)
-		l2->st.sector_misses++;
-	else
-		l2->st.line_misses++;
+	struct cache_line_info victim;
+
+	if (!level_replyq_has_room(&l2->rq))
+		return LEVEL_STALL_REPLY_FULL;
+	if (lk->outcome == CACHE_LINE_MISS) {
+		if (mq_free(l2) < l2->g->sectors)
+			return LEVEL_STALL_MISS_QUEUE_FULL;
+		if (cache_allocate(l2->c, line, 0, &victim) < 0)
+			return LEVEL_STALL_NO_LINE;
+		writeback_victim(l2, &victim);
+	}
+	req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
+	cache_write(l2->c, line, bytes);
+	/* A store hits when its line is present (the bytes it writes need not be: write-allocate
+	 * without fetch), as the statistic's description and Nsight's write lookup hits count it. */
+	level_count(&l2->st.lv, lk->outcome == CACHE_LINE_MISS ? CACHE_LINE_MISS : CACHE_HIT);
+	l2->st.stores++;
+	r->merged = NULL;
+	level_replyq_push(&l2->rq, now + l2->p.hit_latency_cycles, r);
+	return LEVEL_STALL_NONE;
 }
 
-/* Tries to accept r, the visible head of `in`. Returns L2_STALL_NONE when it was accepted (the
- * caller pops it), else the reason; a refusal changes nothing but counters. */
-static enum l2_stall try_accept(struct l2 *l2, struct mem_req *r, cycle_t visible, cycle_t now)
+/* A load miss: the MSHR, then room in the miss queue for its reads plus, for an absent line, a
+ * whole victim's write-backs (its dirty sectors are not known before it is chosen), then the
+ * line (see level.c). */
+static enum level_stall try_load_miss(struct l2 *l2, struct mem_req *r, addr_t line,
+				      const struct cache_lookup *lk, cycle_t visible, cycle_t now)
+{
+	struct cache_line_info victim;
+	enum mshr_result res;
+	enum level_stall why;
+	uint32_t fetch, want;
+
+	why = level_miss_probe(l2->m, r, line, lk, &res, &fetch);
+	if (why != LEVEL_STALL_NONE)
+		return why;
+	want = (uint32_t)__builtin_popcount(fetch);
+	if (lk->outcome == CACHE_LINE_MISS)
+		want += l2->g->sectors;
+	if (mq_free(l2) < want)
+		return LEVEL_STALL_MISS_QUEUE_FULL;
+	why = level_miss_reserve(l2->c, line, lk, res, fetch, &victim);
+	if (why != LEVEL_STALL_NONE)
+		return why;
+	writeback_victim(l2, &victim);
+	level_miss_admit(l2->m, &l2->st.lv, r, line, lk, res, fetch, MEM_STAGE_L2_ACCESS,
+			 clock_tick_of(l2->clk, visible), MEM_STAGE_L2_MISS,
+			 clock_tick_of(l2->clk, now));
+	queue_reads(l2, line, fetch);
+	return LEVEL_STALL_NONE;
+}
+
+/* Tries to accept r, the visible head of `in`. Returns LEVEL_STALL_NONE when it was accepted
+ * (the caller pops it), else the reason; a refusal changes nothing but counters. */
+static enum level_stall try_accept(struct l2 *l2, struct mem_req *r, cycle_t visible,
+				   cycle_t now)
 {
 	struct cache_bytes bytes;
-	const struct cache_bytes *bp;
 	struct cache_lookup lk;
-	struct cache_line_info victim;
-	tick_t tnow = clock_tick_of(l2->clk, now);
 	addr_t line = line_addr(l2, r->addr);
-	uint32_t sectors = r->sector_mask;
-	bool has_bytes = cache_bytes_of_req(r, &bytes);
 
-	SIM_ASSERT(sectors != 0 && (sectors & ~l2->g->full_mask) == 0);
-	SIM_ASSERT(r->type == MEM_REQ_LOAD || r->type == MEM_REQ_STORE);
-	bp = has_bytes ? &bytes : NULL;
-	/* A load may name the bytes it needs (then exactly in its sectors); a store must. */
-	SIM_ASSERT(!has_bytes || cache_sectors_of(l2->c, &bytes) == sectors);
-	SIM_ASSERT(r->type == MEM_REQ_LOAD || has_bytes);
-	cache_lookup_head(l2->c, &l2->head_seen, r, line, sectors, bp, &lk);
-
-	if (r->type == MEM_REQ_STORE) {
-		if (!rq_has_room(l2))
-			return L2_STALL_REPLY_FULL;
-		if (lk.outcome == CACHE_LINE_MISS) {
-			if (mq_free(l2) < l2->g->sectors)
-				return L2_STALL_MISS_QUEUE_FULL;
-			if (cache_allocate(l2->c, line, 0, &victim) < 0)
-				return L2_STALL_NO_LINE;
-			writeback_victim(l2, &victim);
-		}
-		req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
-		cache_write(l2->c, line, &bytes);
-		/* A store hits when its line is present (the bytes it writes need not be: write-
-		 * allocate without fetch), as the statistic's description and Nsight's write
-		 * lookup hits count it. */
-		count_outcome(l2, lk.outcome == CACHE_LINE_MISS ? CACHE_LINE_MISS : CACHE_HIT);
-		l2->st.stores++;
-		r->merged = NULL;
-		rq_push(l2, now + l2->p.hit_latency_cycles, r);
-		return L2_STALL_NONE;
-	}
-
-	if (lk.outcome == CACHE_HIT) {
-		if (!rq_has_room(l2))
-			return L2_STALL_REPLY_FULL;
-		req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
-		count_outcome(l2, lk.outcome);
-		l2->st.loads++;
-		r->merged = NULL;
-		rq_push(l2, now + l2->p.hit_latency_cycles, r);
-		return L2_STALL_NONE;
-	}
-
-	/* A load miss. */
-	{
-		uint32_t need = lk.miss, fetch = 0, fetch2 = 0, want;
-		enum mshr_result res = mshr_probe(l2->m, line, need, &fetch), res2;
-
-		if (res == MSHR_FULL || res == MSHR_MERGE_FULL) {
-			res2 = mshr_add(l2->m, r, need, NULL); /* counts the refusal in the MSHR */
-			SIM_ASSERT(res2 == res);
-			return res == MSHR_FULL ? L2_STALL_MSHR_FULL : L2_STALL_MERGE_LIMIT;
-		}
-		want = (uint32_t)__builtin_popcount(fetch);
-		if (lk.outcome == CACHE_LINE_MISS)
-			want += l2->g->sectors;
-		if (mq_free(l2) < want)
-			return L2_STALL_MISS_QUEUE_FULL;
-		if (lk.outcome == CACHE_LINE_MISS) {
-			/* Nothing of an absent line can be in flight: its fill would find no line. */
-			SIM_ASSERT(res == MSHR_NEW && fetch == need);
-			if (cache_allocate(l2->c, line, fetch, &victim) < 0)
-				return L2_STALL_NO_LINE;
-			writeback_victim(l2, &victim);
-		} else if (fetch != 0) {
-			cache_reserve(l2->c, line, fetch);
-		}
-		req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
-		res2 = mshr_add(l2->m, r, need, &fetch2);
-		SIM_ASSERT(res2 == res && fetch2 == fetch);
-		if (res != MSHR_NEW)
-			l2->st.mshr_merges++;
-		queue_reads(l2, line, fetch);
-		req_enter(r, MEM_STAGE_L2_MISS, tnow);
-		count_outcome(l2, lk.outcome);
-		l2->st.loads++;
-		return L2_STALL_NONE;
-	}
-}
-
-static void charge_stall(struct l2 *l2, cycle_t now)
-{
-	uint64_t *ctr[L2_STALL_COUNT] = {
-		NULL, &l2->st.stall_mshr_full, &l2->st.stall_merge_limit, &l2->st.stall_no_line,
-		&l2->st.stall_miss_queue_full, &l2->st.stall_reply_full,
-	};
-
-	if (l2->stall != L2_STALL_NONE) {
-		*ctr[l2->stall] += now - l2->stall_at;
-		l2->stall = L2_STALL_NONE;
-	}
-}
-
-/* Whether a try_accept of r, the head refused last time, would be refused again for the same
- * reason: nothing it depends on changed (see the top). A fill changes the cache and the MSHR;
- * the drain the miss queue's room; the reply queue only empties meanwhile. */
-static bool same_refusal(const struct l2 *l2, const struct mem_req *r)
-{
-	if (r != l2->head_seen || l2->fill_gen != l2->stall_fill_gen)
-		return false;
-	switch (l2->stall) {
-	case L2_STALL_MISS_QUEUE_FULL:
-		return l2->mq_n == l2->stall_mq_n;
-	case L2_STALL_MSHR_FULL:
-	case L2_STALL_MERGE_LIMIT:
-	case L2_STALL_NO_LINE:
-		return true;
-	default:
-		return false;
-	}
+	level_lookup(l2->c, &l2->head, r, line, &bytes, &lk);
+	if (r->type == MEM_REQ_STORE)
+		return try_store(l2, r, line, &lk, &bytes, visible, now);
+	if (lk.outcome != CACHE_HIT)
+		return try_load_miss(l2, r, line, &lk, visible, now);
+	if (!level_replyq_has_room(&l2->rq))
+		return LEVEL_STALL_REPLY_FULL;
+	req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
+	level_count(&l2->st.lv, lk.outcome);
+	l2->st.loads++;
+	r->merged = NULL;
+	level_replyq_push(&l2->rq, now + l2->p.hit_latency_cycles, r);
+	return LEVEL_STALL_NONE;
 }
 
 static void l2_lookups(struct l2 *l2, cycle_t now)
 {
+	struct level_head *h = &l2->head;
 	uint32_t i;
 
 	for (i = 0; i < l2->p.lookups_per_cycle; i++) {
 		struct mem_req *r = link_peek(l2->in);
-		enum l2_stall why;
-		cycle_t visible;
+		enum level_stall why;
 
 		if (r == NULL)
 			break;
-		visible = link_head_ready(l2->in);
-		if (same_refusal(l2, r)) {
+		if (level_head_same(h, r, l2->fill_gen, l2->mq_n, true)) {
 			/* Same inputs, same refusal (see the top): charge it, keep the reason. */
-			enum l2_stall same = l2->stall;
-
-			charge_stall(l2, now);
-			l2->stall = same;
-			l2->stall_at = now;
+			why = h->stall;
+			level_head_charge(h, &l2->st.lv, now);
+			level_head_refused(h, why, now, h->fill_gen, h->mq_n);
 			break;
 		}
-		charge_stall(l2, now);
-		why = try_accept(l2, r, visible, now);
-		if (why != L2_STALL_NONE) {
-			l2->stall = why;
-			l2->stall_at = now;
-			l2->stall_mq_n = l2->mq_n;
-			l2->stall_fill_gen = l2->fill_gen;
+		level_head_charge(h, &l2->st.lv, now);
+		why = try_accept(l2, r, link_head_ready(l2->in), now);
+		if (why != LEVEL_STALL_NONE) {
+			level_head_refused(h, why, now, l2->fill_gen, l2->mq_n);
 			break;
 		}
 		SIM_ASSERT(link_pop(l2->in) == r);
-		l2->head_seen = NULL;
+		h->seen = NULL;
 		l2->inside++;
 	}
 }
@@ -668,7 +542,7 @@ static void l2_fill_port(struct l2 *l2, cycle_t now)
 	uint32_t n = 0;
 	struct l2_acc *a;
 
-	while (n < l2->p.fills_per_cycle && rq_has_room(l2) &&
+	while (n < l2->p.fills_per_cycle && level_replyq_has_room(&l2->rq) &&
 	       (a = link_peek(l2->fill_in)) != NULL) {
 		addr_t line = line_addr(l2, a->addr);
 		struct mem_req *chain, *r;
@@ -680,7 +554,7 @@ static void l2_fill_port(struct l2 *l2, cycle_t now)
 		for (r = chain; r != NULL; r = r->merged)
 			req_enter(r, MEM_STAGE_L2_FILL, clock_tick_of(l2->clk, now));
 		if (chain != NULL)
-			rq_push(l2, now + l2->p.hit_latency_cycles, chain);
+			level_replyq_push(&l2->rq, now + l2->p.hit_latency_cycles, chain);
 		acc_free(l2, a);
 		l2->st.fills++;
 		l2->fill_gen++;
@@ -736,47 +610,8 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 
 static void l2_replies(struct l2 *l2, cycle_t now)
 {
-	tick_t period = clock_period(l2->clk);
-
-	l2->reply_blocked = false;
-	while (l2->rq_n > 0 && rq_at(l2, 0)->ready <= now) {
-		struct l2_reply *s = rq_at(l2, 0);
-
-		while (s->chain != NULL) {
-			struct mem_req *r = s->chain, *next = r->merged;
-			cycle_t lat = now - r->stamp[MEM_STAGE_L2_ACCESS] / period;
-			struct stats_dist *d;
-
-			r->merged = NULL;
-			r->is_reply = true;
-			if (!link_try_push(l2->reply_out, r)) {
-				r->merged = next;
-				r->is_reply = false;
-				if (l2->reply_wait_since == CYCLE_NEVER)
-					l2->reply_wait_since = now;
-				l2->reply_blocked = true;
-				return;
-			}
-			if (l2->reply_wait_since != CYCLE_NEVER) {
-				/* every cycle since the first refusal was a refused cycle */
-				l2->st.reply_stalls += now - l2->reply_wait_since;
-				l2->reply_wait_since = CYCLE_NEVER;
-			}
-			if (r->type == MEM_REQ_STORE)
-				d = l2->lat_store;
-			else if (r->stamp[MEM_STAGE_L2_MISS] != TICK_NEVER)
-				d = l2->lat_miss;
-			else
-				d = l2->lat_hit;
-			if (d != NULL)
-				stats_dist_add(d, (double)lat);
-			l2->st.replies++;
-			l2->inside--;
-			s->chain = next;
-		}
-		l2->rq_head = ring_at(l2->rq_head, 1, l2->rq_cap);
-		l2->rq_n--;
-	}
+	level_replyq_send(&l2->rq, now, clock_period(l2->clk), &l2->st.replies,
+			  &l2->st.reply_stalls, &l2->inside);
 }
 
 static cycle_t min_cycle(cycle_t a, cycle_t b)
@@ -795,24 +630,25 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 	h = link_head_ready(l2->fill_in);
 	if (h != CYCLE_NEVER)
 		next = min_cycle(next, h > now ? h : now + 1);
-	if (l2->rq_n > 0 && !l2->reply_blocked)
-		next = min_cycle(next, rq_at(l2, 0)->ready > now ? rq_at(l2, 0)->ready : now + 1);
-	/* reply_blocked: reply_out wakes us when it pops (we are its producer). */
+	h = level_replyq_next(&l2->rq);
+	if (h != CYCLE_NEVER && !l2->rq.blocked)
+		next = min_cycle(next, h > now ? h : now + 1);
+	/* blocked: reply_out wakes us when it pops (we are its producer). */
 	h = link_head_ready(l2->in);
 	if (h != CYCLE_NEVER) {
-		switch (l2->stall) {
-		case L2_STALL_NONE:
+		switch (l2->head.stall) {
+		case LEVEL_STALL_NONE:
 			next = min_cycle(next, h > now ? h : now + 1);
 			break;
-		case L2_STALL_REPLY_FULL:
-			if (rq_has_room(l2))
+		case LEVEL_STALL_REPLY_FULL:
+			if (level_replyq_has_room(&l2->rq))
 				next = now + 1;
 			break;
-		case L2_STALL_MISS_QUEUE_FULL:
+		case LEVEL_STALL_MISS_QUEUE_FULL:
 			/* Room comes from the drain (a controller that made us wait wakes us when
 			 * it grants an entry) and a fill changes the answer: look again next cycle
 			 * if either happened since the refusal. */
-			if (l2->mq_n != l2->stall_mq_n || l2->fill_gen != l2->stall_fill_gen)
+			if (l2->mq_n != l2->head.mq_n || l2->fill_gen != l2->head.fill_gen)
 				next = now + 1;
 			break;
 		default:
@@ -866,19 +702,13 @@ static void register_stats(struct l2 *l2, struct stats *st, const char *prefix)
 		C(reply_stalls, "cycles the crossbar refused a ready reply"),
 #undef C
 	};
-	char name[256];
 
 	stats_counters(st, prefix, &l2->st, counters, sizeof counters / sizeof counters[0]);
 	/* 8-cycle bins up to 8192 cycles; the registry counts overflow. */
-	snprintf(name, sizeof name, "%s.latency_hit", prefix);
-	l2->lat_hit = stats_dist(st, name, "load hits: L2 cycles from visible to reply pushed",
-				 0.0, 8192.0, 1024);
-	snprintf(name, sizeof name, "%s.latency_miss", prefix);
-	l2->lat_miss = stats_dist(st, name, "load misses (MSHR): L2 cycles from visible to reply "
-				  "pushed", 0.0, 8192.0, 1024);
-	snprintf(name, sizeof name, "%s.latency_store", prefix);
-	l2->lat_store = stats_dist(st, name, "stores: L2 cycles from visible to ack pushed",
-				   0.0, 8192.0, 1024);
+	level_replyq_register(&l2->rq, st, prefix, 8192.0, 1024,
+			      "load hits: L2 cycles from visible to reply pushed",
+			      "load misses (MSHR): L2 cycles from visible to reply pushed",
+			      "stores: L2 cycles from visible to ack pushed");
 }
 
 struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, struct link *in,
@@ -910,12 +740,11 @@ struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, 
 	snprintf(name, sizeof name, "%s.mshr", l2->prefix);
 	l2->m = mshr_create(&p->mshr, l2->g->line_bytes, l2->g->sector_bytes, st, name);
 	l2->mq = xcalloc(p->miss_queue, sizeof *l2->mq);
-	/* Never full while reply_out keeps up: each cycle adds at most lookups + fills slots,
-	 * each leaves hit_latency cycles later. */
-	l2->rq_cap = (p->lookups_per_cycle + p->fills_per_cycle) * (p->hit_latency_cycles + 1);
-	l2->rq = xcalloc(l2->rq_cap, sizeof *l2->rq);
-	l2->stall = L2_STALL_NONE;
-	l2->reply_wait_since = CYCLE_NEVER;
+	/* Never full while reply_out keeps up (level.h). */
+	level_replyq_init(&l2->rq, (p->lookups_per_cycle + p->fills_per_cycle) *
+				   (p->hit_latency_cycles + 1), reply_out, MEM_STAGE_L2_ACCESS,
+			  MEM_STAGE_L2_MISS);
+	level_head_init(&l2->head);
 	l2->unit = clock_attach(clk, l2->prefix, l2_tick, l2);
 	link_set_consumer(in, l2->unit);
 	link_set_consumer(fill_in, l2->unit);
@@ -941,7 +770,7 @@ void l2_destroy(struct l2 *l2)
 	free(l2->ch_refused);
 	free(l2->mcs);
 	free(l2->ports);
-	free(l2->rq);
+	level_replyq_free(&l2->rq);
 	free(l2->prefix);
 	free(l2);
 }
@@ -954,7 +783,7 @@ struct clock_unit *l2_unit(struct l2 *l2)
 bool l2_is_idle(const struct l2 *l2)
 {
 	return l2->inside == 0 && l2->acc_count[ACC_FREE] == l2->acc_total && l2->mq_n == 0 &&
-	       l2->rq_n == 0;
+	       l2->rq.n == 0;
 }
 
 const struct l2_stats *l2_stats(const struct l2 *l2)
@@ -981,7 +810,6 @@ void l2_check(const struct l2 *l2)
 	const struct l2_acc_chunk *ch;
 	const struct l2_acc *a;
 	uint64_t n[ACC_STATE_COUNT] = { 0 }, reads = 0, inq = 0;
-	cycle_t last = 0;
 	uint32_t i;
 
 	cache_check(l2->c);
@@ -1016,42 +844,22 @@ void l2_check(const struct l2 *l2)
 	SIM_ASSERT(link_occupancy(l2->fill_in) <= n[ACC_AT_MC]);
 	if (l2->p.mshr.granularity == MSHR_GRAN_SECTOR)
 		SIM_ASSERT(reads == mshr_used(l2->m));
-	SIM_ASSERT(l2->rq_n <= l2->rq_cap);
-	last = 0;
-	for (i = 0; i < l2->rq_n; i++) {
-		const struct l2_reply *s = rq_at(l2, i);
-		const struct mem_req *r;
-
-		SIM_ASSERT(s->chain != NULL && s->ready >= last);
-		last = s->ready;
-		for (r = s->chain; r != NULL; r = r->merged)
-			inq++;
-	}
+	inq = level_replyq_check(&l2->rq);
 	SIM_ASSERT(l2->inside == mshr_waiting(l2->m) + inq);
 }
 
 void l2_dump(const struct l2 *l2, FILE *out)
 {
 	const struct l2_acc *a;
-	struct mem_req *h = link_peek(l2->in);
 	uint32_t i;
 
 	fprintf(out, "%s: cycle %" PRIu64 ", inside %" PRIu64 ", miss queue %u/%u%s, reply "
 		"queue %u/%u%s, records %" PRIu64 " (queued %" PRIu64 ", reads sent %" PRIu64
 		", of them %u back on fill_in)\n", l2->prefix, clock_cycle(l2->clk), l2->inside,
 		l2->mq_n, l2->p.miss_queue, l2->ch_waiting > 0 ? " (waiting for a controller)" : "",
-		l2->rq_n, l2->rq_cap, l2->reply_blocked ? " (blocked)" : "", l2->acc_total,
+		l2->rq.n, l2->rq.cap, l2->rq.blocked ? " (blocked)" : "", l2->acc_total,
 		l2->acc_count[ACC_QUEUED], l2->acc_count[ACC_AT_MC], link_occupancy(l2->fill_in));
-	fprintf(out, "  head of in: ");
-	if (h != NULL)
-		fprintf(out, "req %" PRIu64 " %s 0x%" PRIx64 " sectors 0x%x", h->id,
-			mem_req_type_name(h->type), h->addr, h->sector_mask);
-	else
-		fprintf(out, "none visible (next at %" PRIu64 ")", link_head_ready(l2->in));
-	if (l2->stall != L2_STALL_NONE)
-		fprintf(out, ", stalled (%s) since cycle %" PRIu64, stall_names[l2->stall],
-			l2->stall_at);
-	fprintf(out, "\n");
+	level_head_dump(&l2->head, l2->in, out);
 	for (i = 0; i < l2->mq_n && i < 16; i++) {
 		a = l2->mq[(l2->mq_head + i) % l2->p.miss_queue];
 		fprintf(out, "  mq[%u] %s 0x%" PRIx64 " to controller %u of %u\n", i,

@@ -23,6 +23,7 @@
 
 #include "cache.h"
 #include "cfg.h"
+#include "level.h"
 #include "log.h"
 #include "mshr.h"
 #include "stats.h"
@@ -71,24 +72,20 @@ int l2_params_check(const struct l2_params *p, const char *group, struct sim_err
 
 /* Counters, registered as <prefix>.<name>. */
 struct l2_stats {
-	uint64_t accesses;        /* requests accepted (taken from `in`) */
-	uint64_t loads;
-	uint64_t stores;
-	uint64_t hits;            /* loads served from the array, stores to a present line */
-	uint64_t sector_misses;   /* line present, some requested sector (or byte) not */
-	uint64_t line_misses;     /* line absent */
-	uint64_t mshr_merges;     /* loads that joined an MSHR entry in flight */
-	uint64_t stall_mshr_full; /* cycles the head of `in` waited: no free MSHR entry */
-	uint64_t stall_merge_limit; /* ... an MSHR entry at its merge limit */
-	uint64_t stall_no_line;   /* ... every way of the set reserved */
-	uint64_t stall_miss_queue_full; /* ... no room in the miss queue */
-	uint64_t stall_reply_full;  /* ... no room in the reply pipeline (reply_out backed up) */
+	/* accesses, loads, stores, hits (loads served from the array, stores to a present line),
+	 * sector and line misses, mshr_merges, the stall cycles by reason (sim/mem/level.h) */
+	union {
+		struct level_stats lv;
+		struct {
+			LEVEL_STATS_FIELDS
+		};
+	};
 	uint64_t fills;           /* sectors written by the fill port */
 	uint64_t fill_stalls;     /* fill-cycles a readable fill waited for the fill port */
 	uint64_t dram_reads;      /* 32 B reads sent to the MCs */
 	uint64_t writebacks;      /* dirty sectors written back to DRAM */
 	uint64_t writebacks_partial; /* of those, sectors with only some bytes written */
-	uint64_t mq_refusals;     /* mc_try_enqueue refusals (per attempt) */
+	uint64_t mq_refusals;     /* controller refusals (per channel and cycle waited) */
 	uint64_t replies;         /* replies pushed on reply_out */
 	uint64_t reply_stalls;    /* cycles reply_out refused a ready reply */
 };
