@@ -550,10 +550,11 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 
 	for (i = 0; i < l1->p.lookups_per_cycle; i++) {
 		struct mem_req *r = link_peek(l1->in);
-		enum l1_stall why;
+		enum l1_stall why, was;
 		cycle_t visible;
 		uint64_t banks;
 		uint32_t words;
+		bool same;
 
 		if (r == NULL)
 			break;
@@ -571,8 +572,10 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 		}
 		banks_used |= banks;
 		visible = link_head_ready(l1->in);
+		was = l1->stall;
+		same = same_refusal(l1, r); /* before the charge clears the reason */
 		charge_stall(l1, now);
-		why = same_refusal(l1, r) ? l1->stall : try_accept(l1, r, visible, now);
+		why = same ? was : try_accept(l1, r, visible, now);
 		if (why != L1_STALL_NONE) {
 			l1->stall = why;
 			l1->stall_at = now;
