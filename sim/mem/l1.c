@@ -113,6 +113,7 @@
 #include "cfg.h"
 #include "clock.h"
 #include "l1.h"
+#include "level.h"
 #include "link.h"
 #include "log.h"
 #include "mshr.h"
@@ -198,28 +199,6 @@ int l1_params_check(const struct l1_params *p, const char *group, struct sim_err
  * State
  */
 
-/* Why the head of `in` waits: X(ENUM_SUFFIX, "name"). */
-#define L1_STALLS(X)                          \
-	X(NONE, "none")                       \
-	X(MSHR_FULL, "mshr_full")             \
-	X(MERGE_LIMIT, "merge_limit")         \
-	X(NO_LINE, "no_line")                 \
-	X(MISS_QUEUE_FULL, "miss_queue_full") \
-	X(REPLY_FULL, "reply_full")
-
-enum l1_stall {
-#define L1_STALL_ENUM(e, s) L1_STALL_##e,
-	L1_STALLS(L1_STALL_ENUM)
-#undef L1_STALL_ENUM
-	L1_STALL_COUNT
-};
-
-static const char *const stall_names[L1_STALL_COUNT] = {
-#define L1_STALL_NAME(e, s) s,
-	L1_STALLS(L1_STALL_NAME)
-#undef L1_STALL_NAME
-};
-
 /* A miss-queue slot: a request of the L1 for the crossbar; for a store's write, its original. */
 struct l1_mq {
 	struct mem_req *r;
@@ -230,12 +209,6 @@ struct l1_mq {
 struct l1_fill {
 	struct mem_req *r;
 	cycle_t ready;
-};
-
-/* A reply-queue slot: one hit, or the chain of requests one fill satisfied. */
-struct l1_reply {
-	cycle_t ready;
-	struct mem_req *chain; /* linked by ->merged */
 };
 
 struct l1 {
@@ -265,41 +238,24 @@ struct l1 {
 	struct l1_fill *fq;
 	uint32_t fq_cap, fq_head, fq_n;
 
-	/* reply pipeline, and store acks (ring of miss_queue slots) */
-	struct l1_reply *rq;
-	uint32_t rq_cap, rq_head, rq_n;
+	/* reply pipeline onto resp, and store acks (ring of miss_queue slots) behind it */
+	struct level_replyq rq;
 	struct mem_req **acks;
 	uint32_t ack_head, ack_n;
-	bool reply_blocked;       /* resp refused this cycle: its pop wakes us */
-	cycle_t reply_wait_since; /* first refused cycle of the reply at the head (reply_stalls) */
 
-	/* the head of `in` */
-	const void *head_seen;       /* counted by cache_access already */
+	struct level_head head;      /* the head of `in` */
+	uint64_t fill_gen;           /* fills so far (they change the cache and the MSHR) */
 	uint64_t data_pos;           /* data path: bytes moved, in cycle x width units */
 	cycle_t data_free;           /* first cycle it takes another lookup (data_pos / width) */
 	cycle_t last_lookup;         /* cycle of the last lookup taken (data_port_waits) */
-	enum l1_stall stall;
-	cycle_t stall_at;
-	uint64_t stall_fill_gen;     /* fill_gen when the head was refused */
-	uint64_t fill_gen;           /* fills so far (they change the cache and the MSHR) */
 
 	uint64_t inside;          /* accepted requests not yet pushed on resp */
 	struct l1_stats st;
-	struct stats_dist *lat_hit, *lat_miss, *lat_store;
 };
 
 /* ---------------------------------------------------------------------------------------------
  * Queues
  */
-
-/* Slot head + i of a ring of cap slots (head < cap, i < cap): a compare instead of a division,
- * since the ring sizes are run-time values. */
-static inline uint32_t ring_at(uint32_t head, uint32_t i, uint32_t cap)
-{
-	uint32_t k = head + i;
-
-	return k >= cap ? k - cap : k;
-}
 
 static addr_t line_addr(const struct l1 *l1, addr_t a)
 {
@@ -331,26 +287,6 @@ static struct l1_fill *fq_at(const struct l1 *l1, uint32_t i)
 	return &l1->fq[ring_at(l1->fq_head, i, l1->fq_cap)];
 }
 
-static bool rq_has_room(const struct l1 *l1)
-{
-	return l1->rq_n < l1->rq_cap;
-}
-
-static struct l1_reply *rq_at(const struct l1 *l1, uint32_t i)
-{
-	return &l1->rq[ring_at(l1->rq_head, i, l1->rq_cap)];
-}
-
-static void rq_push(struct l1 *l1, cycle_t ready, struct mem_req *chain)
-{
-	struct l1_reply *s;
-
-	SIM_ASSERT(l1->rq_n < l1->rq_cap && chain != NULL);
-	s = rq_at(l1, l1->rq_n++);
-	s->ready = ready;
-	s->chain = chain;
-}
-
 /* A request of the L1 for the level below, for line and sectors. */
 static struct mem_req *new_down(struct l1 *l1, const struct mem_req *orig, enum mem_req_type type,
 				addr_t line, uint32_t sectors, tick_t tnow)
@@ -379,18 +315,7 @@ static struct mem_req *new_down(struct l1 *l1, const struct mem_req *orig, enum 
  * (2) Lookup
  */
 
-static void count_outcome(struct l1 *l1, enum cache_outcome o)
-{
-	l1->st.accesses++;
-	if (o == CACHE_HIT)
-		l1->st.hits++;
-	else if (o == CACHE_SECTOR_MISS)
-		l1->st.sector_misses++;
-	else
-		l1->st.line_misses++;
-}
-
-static enum l1_stall try_store(struct l1 *l1, struct mem_req *r, const struct cache_lookup *lk,
+static enum level_stall try_store(struct l1 *l1, struct mem_req *r, const struct cache_lookup *lk,
 			       const struct cache_bytes *bytes, cycle_t visible, tick_t tnow)
 {
 	addr_t line = line_addr(l1, r->addr);
@@ -398,12 +323,12 @@ static enum l1_stall try_store(struct l1 *l1, struct mem_req *r, const struct ca
 	bool present = lk->outcome != CACHE_LINE_MISS;
 
 	if (mq_free(l1) == 0)
-		return L1_STALL_MISS_QUEUE_FULL;
+		return LEVEL_STALL_MISS_QUEUE_FULL;
 	if (l1->stores_waiting >= l1->p.miss_queue)
-		return l1->ack_n > 0 ? L1_STALL_REPLY_FULL : L1_STALL_MISS_QUEUE_FULL;
+		return l1->ack_n > 0 ? LEVEL_STALL_REPLY_FULL : LEVEL_STALL_MISS_QUEUE_FULL;
 	if (!present && l1->p.write_policy == L1_WRITE_THROUGH_ALLOCATE) {
 		if (cache_allocate(l1->c, line, 0, &victim) < 0)
-			return L1_STALL_NO_LINE;
+			return LEVEL_STALL_NO_LINE;
 		SIM_ASSERT(victim.dirty == 0); /* write-through: nothing to write back */
 		present = true;
 	}
@@ -415,92 +340,60 @@ static enum l1_stall try_store(struct l1 *l1, struct mem_req *r, const struct ca
 	}
 	mq_push(l1, new_down(l1, r, MEM_REQ_STORE, line, r->sector_mask, tnow), r);
 	l1->stores_waiting++;
-	count_outcome(l1, lk->outcome);
+	level_count(&l1->st.lv, lk->outcome);
 	l1->st.stores++;
-	return L1_STALL_NONE;
+	return LEVEL_STALL_NONE;
 }
 
-/* Tries to accept r, the visible head of `in`. Returns L1_STALL_NONE when it was accepted (the
- * caller pops it), else the reason; a refusal changes nothing but counters. */
-static enum l1_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t visible, cycle_t now)
+/* A load miss: the MSHR, then a miss-queue slot for its fetch (if it fetches), then the line
+ * (see level.c); the fetch goes down as one request. */
+static enum level_stall try_load_miss(struct l1 *l1, struct mem_req *r, addr_t line,
+				      const struct cache_lookup *lk, cycle_t visible, tick_t tnow)
+{
+	struct cache_line_info victim;
+	enum mshr_result res;
+	enum level_stall why;
+	uint32_t fetch;
+
+	why = level_miss_probe(l1->m, r, line, lk, &res, &fetch);
+	if (why != LEVEL_STALL_NONE)
+		return why;
+	if (fetch != 0 && mq_free(l1) == 0)
+		return LEVEL_STALL_MISS_QUEUE_FULL;
+	why = level_miss_reserve(l1->c, line, lk, res, fetch, &victim);
+	if (why != LEVEL_STALL_NONE)
+		return why;
+	SIM_ASSERT(victim.dirty == 0); /* write-through: nothing to write back */
+	level_miss_admit(l1->m, &l1->st.lv, r, line, lk, res, fetch, MEM_STAGE_L1_ACCESS,
+			 clock_tick_of(l1->clk, visible), MEM_STAGE_L1_MISS, tnow);
+	if (fetch != 0)
+		mq_push(l1, new_down(l1, r, MEM_REQ_LOAD, line, fetch, tnow), NULL);
+	return LEVEL_STALL_NONE;
+}
+
+/* Tries to accept r, the visible head of `in`. Returns LEVEL_STALL_NONE when it was accepted
+ * (the caller pops it), else the reason; a refusal changes nothing but counters. */
+static enum level_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t visible,
+				   cycle_t now)
 {
 	struct cache_bytes bytes;
-	const struct cache_bytes *bp;
 	struct cache_lookup lk;
-	struct cache_line_info victim;
 	tick_t tnow = clock_tick_of(l1->clk, now);
 	addr_t line = line_addr(l1, r->addr);
-	uint32_t sectors = r->sector_mask;
-	bool has_bytes = cache_bytes_of_req(r, &bytes);
 
-	SIM_ASSERT(sectors != 0 && (sectors & ~l1->g->full_mask) == 0);
-	SIM_ASSERT(r->type == MEM_REQ_LOAD || r->type == MEM_REQ_STORE);
-	bp = has_bytes ? &bytes : NULL;
-	/* A load may name the bytes it needs (then exactly in its sectors); a store must. */
-	SIM_ASSERT(!has_bytes || cache_sectors_of(l1->c, &bytes) == sectors);
-	SIM_ASSERT(r->type == MEM_REQ_LOAD || has_bytes);
-	cache_lookup_head(l1->c, &l1->head_seen, r, line, sectors, bp, &lk);
-
+	level_lookup(l1->c, &l1->head, r, line, &bytes, &lk);
 	if (r->type == MEM_REQ_STORE)
 		return try_store(l1, r, &lk, &bytes, visible, tnow);
-
-	if (lk.outcome == CACHE_HIT) {
-		if (!rq_has_room(l1))
-			return L1_STALL_REPLY_FULL;
-		req_enter(r, MEM_STAGE_L1_ACCESS, clock_tick_of(l1->clk, visible));
-		count_outcome(l1, lk.outcome);
-		l1->st.loads++;
-		r->merged = NULL;
-		rq_push(l1, now + l1->p.hit_latency_cycles, r);
-		return L1_STALL_NONE;
-	}
-
-	/* A load miss. */
-	{
-		uint32_t need = lk.miss, fetch = 0, fetch2 = 0;
-		enum mshr_result res = mshr_probe(l1->m, line, need, &fetch), res2;
-
-		if (res == MSHR_FULL || res == MSHR_MERGE_FULL) {
-			res2 = mshr_add(l1->m, r, need, NULL); /* counts the refusal in the MSHR */
-			SIM_ASSERT(res2 == res);
-			return res == MSHR_FULL ? L1_STALL_MSHR_FULL : L1_STALL_MERGE_LIMIT;
-		}
-		if (fetch != 0 && mq_free(l1) == 0)
-			return L1_STALL_MISS_QUEUE_FULL;
-		if (lk.outcome == CACHE_LINE_MISS) {
-			/* Nothing of an absent line can be in flight: its fill would find no line. */
-			SIM_ASSERT(res == MSHR_NEW && fetch == need);
-			if (cache_allocate(l1->c, line, fetch, &victim) < 0)
-				return L1_STALL_NO_LINE;
-			SIM_ASSERT(victim.dirty == 0); /* write-through: nothing to write back */
-		} else if (fetch != 0) {
-			cache_reserve(l1->c, line, fetch);
-		}
-		req_enter(r, MEM_STAGE_L1_ACCESS, clock_tick_of(l1->clk, visible));
-		res2 = mshr_add(l1->m, r, need, &fetch2);
-		SIM_ASSERT(res2 == res && fetch2 == fetch);
-		if (res != MSHR_NEW)
-			l1->st.mshr_merges++;
-		if (fetch != 0)
-			mq_push(l1, new_down(l1, r, MEM_REQ_LOAD, line, fetch, tnow), NULL);
-		req_enter(r, MEM_STAGE_L1_MISS, tnow);
-		count_outcome(l1, lk.outcome);
-		l1->st.loads++;
-		return L1_STALL_NONE;
-	}
-}
-
-static void charge_stall(struct l1 *l1, cycle_t now)
-{
-	uint64_t *ctr[L1_STALL_COUNT] = {
-		NULL, &l1->st.stall_mshr_full, &l1->st.stall_merge_limit, &l1->st.stall_no_line,
-		&l1->st.stall_miss_queue_full, &l1->st.stall_reply_full,
-	};
-
-	if (l1->stall != L1_STALL_NONE) {
-		*ctr[l1->stall] += now - l1->stall_at;
-		l1->stall = L1_STALL_NONE;
-	}
+	if (lk.outcome != CACHE_HIT)
+		return try_load_miss(l1, r, line, &lk, visible, tnow);
+	if (!level_replyq_has_room(&l1->rq))
+		return LEVEL_STALL_REPLY_FULL;
+	req_enter(r, MEM_STAGE_L1_ACCESS, clock_tick_of(l1->clk, visible));
+	level_count(&l1->st.lv, lk.outcome);
+	l1->st.loads++;
+	r->merged = NULL;
+	level_replyq_push(&l1->rq, now + l1->p.hit_latency_cycles, r);
+	return LEVEL_STALL_NONE;
 }
 
 /* The data banks r touches: word w (data_bank_bytes each) of line L sits in bank
@@ -533,16 +426,6 @@ static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uin
 	return mask;
 }
 
-/* Whether r, the head refused last time for the MSHR, its merge limit or a set with every way
- * reserved, would be refused again: only a fill frees those, so not before one. (A refusal for
- * the miss queue or the reply queue counts nothing and is just tried again.) */
-static bool same_refusal(const struct l1 *l1, const struct mem_req *r)
-{
-	return r == l1->head_seen && l1->fill_gen == l1->stall_fill_gen &&
-	       (l1->stall == L1_STALL_MSHR_FULL || l1->stall == L1_STALL_MERGE_LIMIT ||
-		l1->stall == L1_STALL_NO_LINE);
-}
-
 static void l1_lookups(struct l1 *l1, cycle_t now)
 {
 	uint64_t banks_used = 0;
@@ -550,7 +433,7 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 
 	for (i = 0; i < l1->p.lookups_per_cycle; i++) {
 		struct mem_req *r = link_peek(l1->in);
-		enum l1_stall why, was;
+		enum level_stall why;
 		cycle_t visible;
 		uint64_t banks;
 		uint32_t words;
@@ -572,18 +455,20 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 		}
 		banks_used |= banks;
 		visible = link_head_ready(l1->in);
-		was = l1->stall;
-		same = same_refusal(l1, r); /* before the charge clears the reason */
-		charge_stall(l1, now);
-		why = same ? was : try_accept(l1, r, visible, now);
-		if (why != L1_STALL_NONE) {
-			l1->stall = why;
-			l1->stall_at = now;
-			l1->stall_fill_gen = l1->fill_gen;
+		/* a head refused for the MSHR, its merge limit or a reserved set waits for a fill
+		 * (level.h); the miss queue and the acks can free room without one */
+		same = level_head_same(&l1->head, r, l1->fill_gen, 0, false);
+		why = same ? l1->head.stall : LEVEL_STALL_NONE;
+		level_head_charge(&l1->head, &l1->st.lv, now);
+		if (!same)
+			why = try_accept(l1, r, visible, now);
+		if (why != LEVEL_STALL_NONE) {
+			level_head_refused(&l1->head, why, now,
+					   same ? l1->head.fill_gen : l1->fill_gen, 0);
 			break;
 		}
 		SIM_ASSERT(link_pop(l1->in) == r);
-		l1->head_seen = NULL;
+		l1->head.seen = NULL;
 		l1->inside++;
 		if (l1->p.data_bytes_per_cycle > 0) {
 			uint64_t w = l1->p.data_bytes_per_cycle;
@@ -650,7 +535,7 @@ static void l1_fill_port(struct l1 *l1, cycle_t now)
 	uint32_t n = 0, i;
 
 	while (l1->fq_n > 0 && fq_at(l1, 0)->ready <= now && n < l1->p.fills_per_cycle &&
-	       rq_has_room(l1)) {
+	       level_replyq_has_room(&l1->rq)) {
 		struct mem_req *miss = fq_at(l1, 0)->r, *chain, *r;
 		addr_t line = line_addr(l1, miss->addr);
 
@@ -663,7 +548,7 @@ static void l1_fill_port(struct l1 *l1, cycle_t now)
 			req_enter(r, MEM_STAGE_L1_FILL, tnow);
 		}
 		if (chain != NULL)
-			rq_push(l1, now + l1->p.hit_latency_cycles, chain);
+			level_replyq_push(&l1->rq, now + l1->p.hit_latency_cycles, chain);
 		req_free(l1->pool, miss, tnow);
 		l1->st.fills++;
 		l1->fill_gen++;
@@ -710,56 +595,17 @@ static void l1_drain(struct l1 *l1, cycle_t now)
 	}
 }
 
-/* Pushes r on resp; false (nothing changed) when resp is full. */
-static bool reply(struct l1 *l1, struct mem_req *r, cycle_t now)
-{
-	tick_t period = clock_period(l1->clk);
-	cycle_t lat = now - r->stamp[MEM_STAGE_L1_ACCESS] / period;
-	struct stats_dist *d;
-
-	r->is_reply = true;
-	if (!link_try_push(l1->resp, r)) {
-		r->is_reply = false;
-		if (l1->reply_wait_since == CYCLE_NEVER)
-			l1->reply_wait_since = now;
-		l1->reply_blocked = true;
-		return false;
-	}
-	end_wait(&l1->st.reply_stalls, &l1->reply_wait_since, now);
-	if (r->type == MEM_REQ_STORE)
-		d = l1->lat_store;
-	else if (r->stamp[MEM_STAGE_L1_MISS] != TICK_NEVER)
-		d = l1->lat_miss;
-	else
-		d = l1->lat_hit;
-	if (d != NULL)
-		stats_dist_add(d, (double)lat);
-	l1->st.replies++;
-	l1->inside--;
-	return true;
-}
-
+/* The reply pipeline, then the store acks (level.h): both wait while resp refuses. */
 static void l1_replies(struct l1 *l1, cycle_t now)
 {
-	l1->reply_blocked = false;
-	while (l1->rq_n > 0 && rq_at(l1, 0)->ready <= now) {
-		struct l1_reply *s = rq_at(l1, 0);
+	tick_t period = clock_period(l1->clk);
 
-		while (s->chain != NULL) {
-			struct mem_req *r = s->chain, *next = r->merged;
-
-			r->merged = NULL;
-			if (!reply(l1, r, now)) {
-				r->merged = next;
-				return;
-			}
-			s->chain = next;
-		}
-		l1->rq_head = ring_at(l1->rq_head, 1, l1->rq_cap);
-		l1->rq_n--;
-	}
+	if (!level_replyq_send(&l1->rq, now, period, &l1->st.replies, &l1->st.reply_stalls,
+			       &l1->inside))
+		return;
 	while (l1->ack_n > 0) {
-		if (!reply(l1, l1->acks[l1->ack_head], now))
+		if (!level_reply(&l1->rq, l1->acks[l1->ack_head], now, period, &l1->st.replies,
+				 &l1->st.reply_stalls, &l1->inside))
 			return;
 		l1->acks[l1->ack_head] = NULL;
 		l1->ack_head = ring_at(l1->ack_head, 1, l1->p.miss_queue);
@@ -790,9 +636,9 @@ static void l1_sleep(struct l1 *l1, cycle_t now)
 	/* A ready fill is retried (and its stall counted) every cycle, as in l2.c. */
 	if (l1->fq_n > 0)
 		next = min_cycle(next, at_least_next(fq_at(l1, 0)->ready, now));
-	if (!l1->reply_blocked) {
-		if (l1->rq_n > 0)
-			next = min_cycle(next, at_least_next(rq_at(l1, 0)->ready, now));
+	if (!l1->rq.blocked) {
+		if (l1->rq.n > 0)
+			next = min_cycle(next, at_least_next(level_replyq_next(&l1->rq), now));
 		if (l1->ack_n > 0)
 			next = now + 1;
 	}
@@ -801,19 +647,19 @@ static void l1_sleep(struct l1 *l1, cycle_t now)
 		next = min_cycle(next, at_least_next(h, now));
 	h = link_head_ready(l1->in);
 	if (h != CYCLE_NEVER) {
-		switch (l1->stall) {
-		case L1_STALL_NONE:
+		switch (l1->head.stall) {
+		case LEVEL_STALL_NONE:
 			next = min_cycle(next, at_least_next(h > l1->data_free ? h : l1->data_free,
 							      now));
 			break;
-		case L1_STALL_MISS_QUEUE_FULL:
+		case LEVEL_STALL_MISS_QUEUE_FULL:
 			/* Room comes from the drain; a blocked miss_out wakes us when it pops. */
 			if (!l1->mq_blocked)
 				next = now + 1;
 			break;
-		case L1_STALL_REPLY_FULL:
+		case LEVEL_STALL_REPLY_FULL:
 			/* Room comes from the replies; a blocked resp wakes us when it pops. */
-			if (!l1->reply_blocked)
+			if (!l1->rq.blocked)
 				next = now + 1;
 			break;
 		default:
@@ -871,19 +717,14 @@ static void register_stats(struct l1 *l1, struct stats *st, const char *prefix)
 		C(data_port_waits, "cycles a lookup waited for the data path (data_bytes_per_cycle)"),
 #undef C
 	};
-	char name[256];
 
 	stats_counters(st, prefix, &l1->st, counters, sizeof counters / sizeof counters[0]);
 	/* 1-cycle bins up to 4096 cycles; the registry counts overflow. */
-	snprintf(name, sizeof name, "%s.latency_hit", prefix);
-	l1->lat_hit = stats_dist(st, name, "load hits: core cycles from visible to reply pushed",
-				 0.0, 4096.0, 4096);
-	snprintf(name, sizeof name, "%s.latency_miss", prefix);
-	l1->lat_miss = stats_dist(st, name, "load misses (MSHR): core cycles from visible to "
-				  "reply pushed", 0.0, 4096.0, 4096);
-	snprintf(name, sizeof name, "%s.latency_store", prefix);
-	l1->lat_store = stats_dist(st, name, "stores: core cycles from visible to ack pushed "
-				   "(the write entered the crossbar)", 0.0, 4096.0, 4096);
+	level_replyq_register(&l1->rq, st, prefix, 4096.0, 4096,
+			      "load hits: core cycles from visible to reply pushed",
+			      "load misses (MSHR): core cycles from visible to reply pushed",
+			      "stores: core cycles from visible to ack pushed (the write entered "
+			      "the crossbar)");
 }
 
 struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, struct link *in,
@@ -924,12 +765,12 @@ struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, 
 	l1->fq_cap = p->mshr.entries *
 		     (p->mshr.granularity == MSHR_GRAN_LINE ? l1->g->sectors : 1);
 	l1->fq = xcalloc(l1->fq_cap, sizeof *l1->fq);
-	/* Never full while resp keeps up: each cycle adds at most lookups + fills slots, each
-	 * leaves hit_latency cycles later. */
-	l1->rq_cap = (p->lookups_per_cycle + p->fills_per_cycle) * (p->hit_latency_cycles + 1);
-	l1->rq = xcalloc(l1->rq_cap, sizeof *l1->rq);
-	l1->stall = L1_STALL_NONE;
-	l1->mq_wait_since = l1->reply_wait_since = CYCLE_NEVER;
+	/* Never full while resp keeps up (level.h). */
+	level_replyq_init(&l1->rq, (p->lookups_per_cycle + p->fills_per_cycle) *
+				   (p->hit_latency_cycles + 1), resp, MEM_STAGE_L1_ACCESS,
+			  MEM_STAGE_L1_MISS);
+	level_head_init(&l1->head);
+	l1->mq_wait_since = CYCLE_NEVER;
 	l1->unit = clock_attach(clk, l1->prefix, l1_tick, l1);
 	link_set_consumer(in, l1->unit);
 	link_set_consumer(fill_in, l1->unit);
@@ -949,7 +790,7 @@ void l1_destroy(struct l1 *l1)
 	free(l1->mq);
 	free(l1->acks);
 	free(l1->fq);
-	free(l1->rq);
+	level_replyq_free(&l1->rq);
 	free(l1->prefix);
 	free(l1);
 }
@@ -962,7 +803,7 @@ struct clock_unit *l1_unit(struct l1 *l1)
 bool l1_is_idle(const struct l1 *l1)
 {
 	return l1->inside == 0 && l1->mq_n == 0 && l1->misses_out == 0 && l1->writes_out == 0 &&
-	       l1->fq_n == 0 && l1->rq_n == 0 && l1->ack_n == 0;
+	       l1->fq_n == 0 && l1->rq.n == 0 && l1->ack_n == 0;
 }
 
 const struct l1_stats *l1_stats(const struct l1 *l1)
@@ -1030,41 +871,21 @@ void l1_check(const struct l1 *l1)
 	misses += l1->fq_n + l1->misses_out;
 	if (l1->p.mshr.granularity == MSHR_GRAN_SECTOR)
 		SIM_ASSERT(misses <= mshr_used(l1->m));
-	SIM_ASSERT(l1->rq_n <= l1->rq_cap);
-	last = 0;
-	for (i = 0; i < l1->rq_n; i++) {
-		const struct l1_reply *s = rq_at(l1, i);
-		const struct mem_req *r;
-
-		SIM_ASSERT(s->chain != NULL && s->ready >= last);
-		last = s->ready;
-		for (r = s->chain; r != NULL; r = r->merged)
-			inq++;
-	}
+	inq = level_replyq_check(&l1->rq);
 	SIM_ASSERT(l1->inside == mshr_waiting(l1->m) + inq + l1->stores_waiting);
 }
 
 void l1_dump(const struct l1 *l1, FILE *out)
 {
-	struct mem_req *h = link_peek(l1->in);
 	uint32_t i;
 
 	fprintf(out, "%s: sm %u, cycle %" PRIu64 ", inside %" PRIu64 ", miss queue %u/%u%s, "
 		"misses out %" PRIu64 ", writes out %" PRIu64 ", fill queue %u/%u, reply queue "
 		"%u/%u, acks %u%s\n", l1->prefix, l1->sm, clock_cycle(l1->clk), l1->inside,
 		l1->mq_n, l1->p.miss_queue, l1->mq_blocked ? " (blocked)" : "", l1->misses_out,
-		l1->writes_out, l1->fq_n, l1->fq_cap, l1->rq_n, l1->rq_cap, l1->ack_n,
-		l1->reply_blocked ? " (resp blocked)" : "");
-	fprintf(out, "  head of in: ");
-	if (h != NULL)
-		fprintf(out, "req %" PRIu64 " %s 0x%" PRIx64 " sectors 0x%x", h->id,
-			mem_req_type_name(h->type), h->addr, h->sector_mask);
-	else
-		fprintf(out, "none visible (next at %" PRIu64 ")", link_head_ready(l1->in));
-	if (l1->stall != L1_STALL_NONE)
-		fprintf(out, ", stalled (%s) since cycle %" PRIu64, stall_names[l1->stall],
-			l1->stall_at);
-	fprintf(out, "\n");
+		l1->writes_out, l1->fq_n, l1->fq_cap, l1->rq.n, l1->rq.cap, l1->ack_n,
+		l1->rq.blocked ? " (resp blocked)" : "");
+	level_head_dump(&l1->head, l1->in, out);
 	for (i = 0; i < l1->mq_n && i < 16; i++) {
 		const struct l1_mq *s = mq_at(l1, i);
 

@@ -26,6 +26,7 @@
 
 #include "cache.h"
 #include "cfg.h"
+#include "level.h"
 #include "log.h"
 #include "mshr.h"
 #include "stats.h"
@@ -88,18 +89,15 @@ int l1_params_check(const struct l1_params *p, const char *group, struct sim_err
 
 /* Counters, registered as <prefix>.<name>. */
 struct l1_stats {
-	uint64_t accesses;        /* requests accepted (taken from `in`) */
-	uint64_t loads;
-	uint64_t stores;
-	uint64_t hits;            /* every requested sector (load) or byte (store) present */
-	uint64_t sector_misses;   /* line present, some requested sector (or byte) not */
-	uint64_t line_misses;     /* line absent */
-	uint64_t mshr_merges;     /* load misses that joined an MSHR entry in flight */
-	uint64_t stall_mshr_full; /* cycles the head of `in` waited: no free MSHR entry */
-	uint64_t stall_merge_limit; /* ... an MSHR entry at its merge limit */
-	uint64_t stall_no_line;   /* ... every way of the set reserved */
-	uint64_t stall_miss_queue_full; /* ... no room in the miss queue */
-	uint64_t stall_reply_full;  /* ... no room in the reply pipeline or for a store's ack */
+	/* accesses, loads, stores, hits (every requested sector of a load, or byte of a store,
+	 * present), sector and line misses, mshr_merges, the stall cycles by reason (reply_full:
+	 * the reply pipeline or a store's ack) (sim/mem/level.h) */
+	union {
+		struct level_stats lv;
+		struct {
+			LEVEL_STATS_FIELDS
+		};
+	};
 	uint64_t misses_sent;     /* load misses pushed into the crossbar */
 	uint64_t writes_sent;     /* store write-throughs pushed into the crossbar */
 	uint64_t miss_out_stalls; /* cycles the crossbar's input refused the miss-queue head */
