@@ -137,13 +137,7 @@ struct dram_sim *dram_sim_create(const struct dram_params *dp, const struct dram
 		free(ds);
 		return NULL;
 	}
-	g.channels = ds->spec.channels;
-	g.pcs = ds->spec.pcs;
-	g.bank_groups = ds->spec.bank_groups;
-	g.banks_per_group = ds->spec.banks_per_group;
-	g.rows = ds->spec.rows;
-	g.bursts_per_row = mc_data_bursts_per_row(cp, &ds->spec);
-	g.burst_bytes = ds->spec.burst_bytes;
+	mc_map_geom(cp, &ds->spec, ds->spec.channels, &g);
 	if (addrmap_init(&ds->map, mp, &g, err) != 0) {
 		free(ds);
 		return NULL;

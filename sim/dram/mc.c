@@ -116,6 +116,18 @@ uint32_t mc_data_bursts_per_row(const struct mc_params *p, const struct dram_spe
 	return n - (n + ECC_DATA_PER_BURST) / (ECC_DATA_PER_BURST + 1);
 }
 
+void mc_map_geom(const struct mc_params *p, const struct dram_spec *s, uint32_t channels,
+		 struct addrmap_geom *g)
+{
+	g->channels = channels;
+	g->pcs = s->pcs;
+	g->bank_groups = s->bank_groups;
+	g->banks_per_group = s->banks_per_group;
+	g->rows = s->rows;
+	g->bursts_per_row = mc_data_bursts_per_row(p, s);
+	g->burst_bytes = s->burst_bytes;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * State
  */

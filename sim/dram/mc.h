@@ -65,6 +65,10 @@ extern const size_t mc_nfields;
 int mc_params_check(const struct mc_params *p, const struct dram_spec *s, struct sim_err *err);
 /* Data bursts per row the address map may use: 15/16 of the row under inline ECC. */
 uint32_t mc_data_bursts_per_row(const struct mc_params *p, const struct dram_spec *s);
+/* The address map's field sizes for channels channels of the DRAM s behind controllers of p
+ * (the organisation, and the data bursts per row of mc_data_bursts_per_row). */
+void mc_map_geom(const struct mc_params *p, const struct dram_spec *s, uint32_t channels,
+		 struct addrmap_geom *g);
 
 /* One 32 B access as the caller sees it. */
 struct mc_access {

@@ -190,13 +190,7 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 	p = &s->p;
 	if (gpu_dram_spec(p, &s->spec, err) != 0)
 		goto fail;
-	g.channels = s->spec.channels;
-	g.pcs = s->spec.pcs;
-	g.bank_groups = s->spec.bank_groups;
-	g.banks_per_group = s->spec.banks_per_group;
-	g.rows = s->spec.rows;
-	g.bursts_per_row = mc_data_bursts_per_row(&p->mc, &s->spec);
-	g.burst_bytes = s->spec.burst_bytes;
+	mc_map_geom(&p->mc, &s->spec, s->spec.channels, &g);
 	if (addrmap_init(&s->map, &p->dram_map, &g, err) != 0)
 		goto fail;
 	if (p->l2_hash.per_channel) {

@@ -217,13 +217,7 @@ static void map_init(struct env *e, struct addrmap *map, uint32_t channels)
 	memset(&err, 0, sizeof err);
 	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
 	ap.interleave_bytes = 256;
-	g.channels = channels;
-	g.pcs = e->s.pcs;
-	g.bank_groups = e->s.bank_groups;
-	g.banks_per_group = e->s.banks_per_group;
-	g.rows = e->s.rows;
-	g.bursts_per_row = mc_data_bursts_per_row(&e->mp, &e->s);
-	g.burst_bytes = e->s.burst_bytes;
+	mc_map_geom(&e->mp, &e->s, channels, &g);
 	if (addrmap_init(map, &ap, &g, &err) != 0)
 		fail_msg("addrmap_init: %s", err.msg);
 }

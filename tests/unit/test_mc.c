@@ -1276,13 +1276,7 @@ static void test_admission_order(void **state)
 	memset(&err, 0, sizeof err);
 	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
 	ap.interleave_bytes = 256;
-	g.channels = 1;
-	g.pcs = e->s.pcs;
-	g.bank_groups = e->s.bank_groups;
-	g.banks_per_group = e->s.banks_per_group;
-	g.rows = e->s.rows;
-	g.bursts_per_row = mc_data_bursts_per_row(&e->p, &e->s);
-	g.burst_bytes = e->s.burst_bytes;
+	mc_map_geom(&e->p, &e->s, 1, &g);
 	assert_int_equal(addrmap_init(&map, &ap, &g, &err), 0);
 	in = link_create("in", 64, 1, e->clk, NULL);
 	mc_set_input(m, in);
