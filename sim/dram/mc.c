@@ -8,6 +8,7 @@
  * drained), so when the pool runs dry it grows by a chunk (rarely; never per access).
  *
  * One pass (mc_tick), at most once per DRAM cycle and only when something can happen:
+ *   0. take the accesses the requesters sent on the input link (take_input);
  *   1. hand back accesses whose data transfer has ended (two FIFOs: reads complete in issue order
  *      since CL is fixed, writes likewise with CWL);
  *   2. refresh bookkeeping: each interval adds one owed refresh; a bank (per-bank mode) or
@@ -1167,69 +1168,67 @@ static bool bq_cached(struct mc *m, struct bankq *bq, bool writes, cycle_t now, 
 	return true;
 }
 
-static void mc_tick(void *self, cycle_t now)
+/* Write drain with hysteresis; writes also go when no read waits. Returns the direction this
+ * pass serves (true: writes). */
+static bool serve_writes(struct mc *m)
 {
-	struct mc *m = self;
-	const struct dram_spec *s = m->s;
-	cycle_t next = CYCLE_NEVER;
-	bool writes, row_bus_used = false, col_bus_used = false;
-	size_t n = 0, i, before;
-	uint32_t pc, b;
-	uint64_t work;
-
-	if (m->in != NULL)
-		take_input(m);
-	if (m->rd_done.head != NULL && m->rd_done.head->done <= now)
-		complete(m, &m->rd_done, now);
-	if (m->wr_done.head != NULL && m->wr_done.head->done <= now)
-		complete(m, &m->wr_done, now);
-
-	/* Write drain with hysteresis; writes also go when no read waits. */
 	if (!m->draining && m->nwrites + m->internal >= m->p->write_high) {
 		m->draining = true;
 		m->st.drains++;
 	} else if (m->draining && m->nwrites + m->internal <= m->p->write_low) {
 		m->draining = false;
 	}
-	writes = m->draining || (m->nreads == 0 && m->nwrites + m->internal > 0);
+	return m->draining || (m->nreads == 0 && m->nwrites + m->internal > 0);
+}
 
-	for (pc = 0; pc < s->pcs; pc++) {
-		struct pcq *q = &m->pcs[pc];
+/* The candidates of pseudo-channel pc: for each bank with work in the direction served or held
+ * for refresh, the command it needs next (a refresh once a held bank is closed; the bank's
+ * cached candidate while it stands). Lowers *next to refresh deadlines and to the bounds of
+ * banks skipped. */
+static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle_t *next,
+		      size_t *n)
+{
+	struct pcq *q = &m->pcs[pc];
+	uint64_t work;
+	size_t before;
+	uint32_t b;
 
-		refresh_update(m, q, now);
-		if (q->ref_due < next)
-			next = q->ref_due;
-		/* Only banks with work in the direction served, or held for refresh. */
-		work = (writes ? q->work_wr : q->work_rd) | q->held_mask;
-		while (work != 0) {
-			b = (uint32_t)__builtin_ctzll(work);
-			work &= work - 1;
-			if (((q->held_mask >> b) & 1) &&
-			    dram_open_row_at(m->dram, pc, b) == DRAM_ROW_NONE) {
-				/* Closed: refresh it (all-bank: once every bank is). */
-				if (m->p->refresh == MC_REFRESH_PER_BANK)
-					add_cand(m, &n, NULL, DRAM_CMD_REFPB, pc, b);
-				else if (b == 0 && dram_open_banks(m->dram, pc) == 0)
-					add_cand(m, &n, NULL, DRAM_CMD_REFAB, pc, 0);
-				continue;
-			}
-			if (((q->held_mask >> b) & 1) == 0 &&
-			    bq_cached(m, &q->banks[b], writes, now, &next, &n))
-				continue;
-			before = n;
-			bank_cands(m, &n, pc, b, writes);
-			if (n == before + 1 && ((q->held_mask >> b) & 1) == 0) {
-				struct bankq *bq = &q->banks[b];
+	refresh_update(m, q, now);
+	if (q->ref_due < *next)
+		*next = q->ref_due;
+	work = (writes ? q->work_wr : q->work_rd) | q->held_mask;
+	while (work != 0) {
+		b = (uint32_t)__builtin_ctzll(work);
+		work &= work - 1;
+		if (((q->held_mask >> b) & 1) && dram_open_row_at(m->dram, pc, b) == DRAM_ROW_NONE) {
+			/* Closed: refresh it (all-bank: once every bank is). */
+			if (m->p->refresh == MC_REFRESH_PER_BANK)
+				add_cand(m, n, NULL, DRAM_CMD_REFPB, pc, b);
+			else if (b == 0 && dram_open_banks(m->dram, pc) == 0)
+				add_cand(m, n, NULL, DRAM_CMD_REFAB, pc, 0);
+			continue;
+		}
+		if (((q->held_mask >> b) & 1) == 0 && bq_cached(m, &q->banks[b], writes, now, next, n))
+			continue;
+		before = *n;
+		bank_cands(m, n, pc, b, writes);
+		if (*n == before + 1 && ((q->held_mask >> b) & 1) == 0) {
+			struct bankq *bq = &q->banks[b];
 
-				bq->cand = m->cands[before];
-				bq->lb_valid = true;
-				bq->lb_writes = writes;
-			}
+			bq->cand = m->cands[before];
+			bq->lb_valid = true;
+			bq->lb_writes = writes;
 		}
 	}
-	/* Under inline ECC an access decides its pre-ops when it first reaches its column command;
-	 * an ECC-cache eviction may need an entry, so wait while none is free. */
-	for (i = 0; i < n && m->p->ecc == MC_ECC_INLINE; i++) {
+}
+
+/* Under inline ECC an access decides its pre-ops when it first reaches its column command; an
+ * ECC-cache eviction may need an entry, so a candidate waits while none is free. */
+static void prepare_cands(struct mc *m, size_t n, cycle_t now)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
 		struct mc_cand *c = &m->cands[i];
 		struct ent *e = c->entry;
 
@@ -1244,16 +1243,26 @@ static void mc_tick(void *self, cycle_t now)
 		c->cmd = column_cmd(m, &m->pcs[c->pc].banks[c->bank], e);
 		c->earliest = cand_earliest(m, c);
 	}
-	/* Pick for each command bus. */
+}
+
+/* Issues the policy's pick on each command bus (HBM: a row and a column bus; GDDR6: one), at
+ * most one command each. After each, the candidates of the bus used and of the bank served go;
+ * the others are re-timed (the command may bind them). Returns the candidates left in *n;
+ * true if anything was issued. */
+static bool issue_on_buses(struct mc *m, size_t *n, cycle_t now)
+{
+	bool row_bus_used = false, col_bus_used = false;
+
 	for (;;) {
-		int k = m->sched->pick(m->cands, n, now);
+		int k = m->sched->pick(m->cands, *n, now);
 		struct mc_cand picked;
+		size_t j, w = 0;
 
 		if (k < 0)
 			break;
 		picked = m->cands[k];
 		issue(m, &picked, now);
-		if (s->separate_row_bus) {
+		if (m->s->separate_row_bus) {
 			if (dram_cmd_is_row(picked.cmd))
 				row_bus_used = true;
 			else
@@ -1261,33 +1270,34 @@ static void mc_tick(void *self, cycle_t now)
 		} else {
 			row_bus_used = col_bus_used = true;
 		}
-		/* Drop the candidates of the bus just used and of the bank just served; the others
-		 * are re-timed, since the command just issued may bind them. */
-		{
-			size_t j, w = 0;
+		for (j = 0; j < *n; j++) {
+			struct mc_cand *c = &m->cands[j];
+			bool row = dram_cmd_is_row(c->cmd);
 
-			for (j = 0; j < n; j++) {
-				struct mc_cand *c = &m->cands[j];
-				bool row = dram_cmd_is_row(c->cmd);
-
-				if (j == (size_t)k || (row && row_bus_used) ||
-				    (!row && col_bus_used) ||
-				    (c->pc == picked.pc && c->bank == picked.bank))
-					continue;
-				c->earliest = cand_earliest(m, c);
-				m->cands[w++] = *c;
-			}
-			n = w;
+			if (j == (size_t)k || (row && row_bus_used) || (!row && col_bus_used) ||
+			    (c->pc == picked.pc && c->bank == picked.bank))
+				continue;
+			c->earliest = cand_earliest(m, c);
+			m->cands[w++] = *c;
 		}
+		*n = w;
 		if (row_bus_used && col_bus_used)
 			break;
 	}
-	/* When to look again: the earliest candidate (re-evaluated next pass), a completion, a
-	 * refresh deadline; the next cycle if anything was issued or is ready but blocked. */
+	return row_bus_used || col_bus_used;
+}
+
+/* Sleeps until the next cycle anything can happen: the earliest candidate left (re-evaluated
+ * then), a completion, an access on the input link, a refresh deadline (in next already); the
+ * next cycle if anything was issued. With nothing pending and refresh off, a plain sleep. */
+static void mc_sleep(struct mc *m, size_t n, bool issued, cycle_t next, cycle_t now)
+{
+	size_t i;
+
 	for (i = 0; i < n; i++)
 		if (m->cands[i].earliest < next)
 			next = m->cands[i].earliest;
-	if (row_bus_used || col_bus_used)
+	if (issued)
 		next = now + 1;
 	if (m->rd_done.head != NULL && m->rd_done.head->done < next)
 		next = m->rd_done.head->done;
@@ -1301,6 +1311,31 @@ static void mc_tick(void *self, cycle_t now)
 		clock_sleep(m->unit);
 	else
 		clock_sleep_until(m->unit, next);
+}
+
+/* One pass (see the top): input, completions, refresh and candidates, ECC pre-ops, issue,
+ * sleep. */
+static void mc_tick(void *self, cycle_t now)
+{
+	struct mc *m = self;
+	cycle_t next = CYCLE_NEVER;
+	bool writes, issued;
+	size_t n = 0;
+	uint32_t pc;
+
+	if (m->in != NULL)
+		take_input(m);
+	if (m->rd_done.head != NULL && m->rd_done.head->done <= now)
+		complete(m, &m->rd_done, now);
+	if (m->wr_done.head != NULL && m->wr_done.head->done <= now)
+		complete(m, &m->wr_done, now);
+	writes = serve_writes(m);
+	for (pc = 0; pc < m->s->pcs; pc++)
+		gather_pc(m, pc, writes, now, &next, &n);
+	if (m->p->ecc == MC_ECC_INLINE)
+		prepare_cands(m, n, now);
+	issued = issue_on_buses(m, &n, now);
+	mc_sleep(m, n, issued, next, now);
 #ifdef SIM_DEBUG
 	mc_check(m);
 #endif
