@@ -3,20 +3,22 @@
 workload language, so that tests/sys/trace.sh can check that both give the same memory
 statistics, plus broken traces for the error tests.
 
-    python3 tests/trace/gen_traces.py OUTDIR [--copy-n N] [--only copy]
+    python3 tests/trace/gen_traces.py OUTDIR [--copy-n N] [--transpose-n N] [--chase-loads N]
+                                      [--only copy|transpose|chase]
     python3 tests/trace/gen_traces.py -h | --help
 
 An argument that starts with '-' is an option, never OUTDIR (write ./-x for such a folder); an
 unknown option, a missing or bad value or a second OUTDIR is a usage error (exit 2).
 
-OUTDIR/copy       stream copy b[i] = a[i] of n floats (256 threads per block), base-stride
-                  addresses (mode 1), tracer version 4; copy.wl; also kernelslist.g naming the
-                  same kernel as kernel-1.traceg.xz in OUTDIR/copy_xz
-OUTDIR/transpose  naive transpose of a 128 x 128 float matrix (32 x 8 threads, 4 rows per
-                  thread), loads as address lists (mode 0), stores as base + deltas (mode 2),
-                  tracer version 5 with line numbers; transpose.wl
-OUTDIR/chase      one thread chasing 200 pointers through 64 nodes 128 B apart in order
-                  (mode 2 with one active lane: no deltas), tracer version 3; chase.wl
+OUTDIR/copy       stream copy b[i] = a[i] of n floats (256 threads per block; --copy-n, 8192),
+                  base-stride addresses (mode 1), tracer version 4; copy.wl; also kernelslist.g
+                  naming the same kernel as kernel-1.traceg.xz in OUTDIR/copy_xz
+OUTDIR/transpose  naive transpose of an n x n float matrix (--transpose-n, 128; 32 x 8
+                  threads, 4 rows per thread), loads as address lists (mode 0), stores as
+                  base + deltas (mode 2), tracer version 5 with line numbers; transpose.wl
+OUTDIR/chase      one thread chasing pointers (--chase-loads, 200) through 64 nodes 128 B apart
+                  in order (mode 2 with one active lane: no deltas), tracer version 3; chase.wl
+--only K          only OUTDIR/K (copy, transpose or chase), for benchmarks (bench/speed.py)
 OUTDIR/warm       the copy after MemcpyHtoD of its source array
 OUTDIR/err_*      a truncated file, a bad line, an unknown opcode, a missing kernel file
 
@@ -209,7 +211,9 @@ def write_errors(out):
                  "0020 ffffffff 0 EXIT 0 0 0 0 NoVal"], version=6)
 
 
-USAGE_LINE = "usage: gen_traces.py OUTDIR [--copy-n N] [--only copy] (-h for more)"
+USAGE_LINE = ("usage: gen_traces.py OUTDIR [--copy-n N] [--transpose-n N] [--chase-loads N] "
+              "[--only copy|transpose|chase] (-h for more)")
+ONLY = ("copy", "transpose", "chase")
 
 
 def usage_error(msg):
@@ -218,26 +222,31 @@ def usage_error(msg):
 
 
 def parse_args(args):
-    """(OUTDIR, copy n, only) from the command line; -h prints the module docstring and exits."""
-    out, n, only = None, 8192, None
+    """(OUTDIR, sizes, only) from the command line; -h prints the module docstring and exits.
+    sizes: {"copy": n, "transpose": n, "chase": loads}."""
+    out, only = None, None
+    sizes = {"copy": 8192, "transpose": 128, "chase": 200}
+    opts = {"--copy-n": ("copy", 256, "a positive multiple of 256 (threads per block)"),
+            "--transpose-n": ("transpose", 32, "a positive multiple of 32 (the tile)"),
+            "--chase-loads": ("chase", 1, "a positive number of loads")}
     i = 0
     while i < len(args):
         a = args[i]
         if a in ("-h", "--help"):
             sys.stdout.write(__doc__.lstrip("\n"))
             sys.exit(0)
-        if a in ("--copy-n", "--only"):
+        if a in opts or a == "--only":
             if i + 1 == len(args):
                 usage_error("%s needs a value" % a)
             v = args[i + 1]
             i += 2
-            if a == "--copy-n":
-                if not v.isdigit() or int(v) == 0 or int(v) % 256:
-                    usage_error("--copy-n: expected a positive multiple of 256 (threads per "
-                                "block), got '%s'" % v)
-                n = int(v)
-            elif v != "copy":
-                usage_error("--only: the one choice is 'copy', got '%s'" % v)
+            if a in opts:
+                what, mult, expected = opts[a]
+                if not v.isdigit() or int(v) == 0 or int(v) % mult:
+                    usage_error("%s: expected %s, got '%s'" % (a, expected, v))
+                sizes[what] = int(v)
+            elif v not in ONLY:
+                usage_error("--only: expected one of %s, got '%s'" % (", ".join(ONLY), v))
             else:
                 only = v
             continue
@@ -250,18 +259,23 @@ def parse_args(args):
         i += 1
     if out is None:
         usage_error("no OUTDIR")
-    return out, n, only
+    return out, sizes, only
 
 
 def main():
-    out, n, only = parse_args(sys.argv[1:])
-    write_copy(os.path.join(out, "copy"), n)
-    if only == "copy":
+    out, sizes, only = parse_args(sys.argv[1:])
+    if only in (None, "copy"):
+        write_copy(os.path.join(out, "copy"), sizes["copy"])
+    if only == "transpose":
+        write_transpose(os.path.join(out, "transpose"), sizes["transpose"])
+    if only == "chase":
+        write_chase(os.path.join(out, "chase"), loads=sizes["chase"])
+    if only is not None:
         return
-    write_copy(os.path.join(out, "copy_xz"), n, xz=True)
-    write_copy(os.path.join(out, "warm"), n, memcpy=True)
-    write_transpose(os.path.join(out, "transpose"))
-    write_chase(os.path.join(out, "chase"))
+    write_copy(os.path.join(out, "copy_xz"), sizes["copy"], xz=True)
+    write_copy(os.path.join(out, "warm"), sizes["copy"], memcpy=True)
+    write_transpose(os.path.join(out, "transpose"), sizes["transpose"])
+    write_chase(os.path.join(out, "chase"), loads=sizes["chase"])
     write_errors(out)
 
 
