@@ -73,21 +73,53 @@ struct vopts {
 	bool quiet;
 };
 
+/*
+ * What became of a selected row. plan_points puts each point in one of the first two states; a
+ * planned point moves once more. reason holds the words printed for the states other than
+ * PLANNED and RAN, and only for printing: no code reads it back.
+ *
+ *   UNMIRRORED                [plan_points]        metric does not parse, or no ubench mirrors it
+ *   PLANNED
+ *   PLANNED -> NOT_IN_SUBSET  [apply_max_points]   left out by --max-points
+ *   PLANNED -> RAN            [run_points]
+ *   PLANNED -> FAILED         [run_points]         the simulation returned an error
+ */
+enum vpoint_status {
+	VPOINT_UNMIRRORED,
+	VPOINT_PLANNED,
+	VPOINT_NOT_IN_SUBSET,
+	VPOINT_RAN,
+	VPOINT_FAILED,
+};
+
 /* One selected row and what became of it. */
 struct vpoint {
 	const struct vrow *row;
 	struct vmetric mt;
 	struct vplan plan;
-	bool planned, ran;
+	enum vpoint_status status;
 	char reason[256];
 	double meas, sim, err_pct, x;
 };
 
+/* A metric family: the points (indices into pts) that make one curve and its statistics. */
 struct vfam {
 	char name[VMETRIC_NAME_MAX];
 	size_t *pts, n;
 	struct vstats st;
 	const char *unit;
+};
+
+/* One `gmsim validate`: the machine, the selected points and their families. */
+struct vrun {
+	const struct vopts *o;
+	struct gpu_params p;
+	double core_mhz;
+	struct vcsv *csv;
+	struct vpoint *pts;
+	size_t np;
+	struct vfam *fams;
+	size_t nf;
 };
 
 /* ---- running ------------------------------------------------------------------------------ */
@@ -306,7 +338,7 @@ static int write_json(const char *path, const struct vopts *o, const struct gpu_
 	for (size_t i = 0; i < np; i++) {
 		const struct vpoint *v = &pts[i];
 
-		if (!v->ran)
+		if (v->status != VPOINT_RAN)
 			continue;
 		fprintf(f, "%s\n    { \"metric\": ", first ? "" : ",");
 		first = false;
@@ -340,7 +372,7 @@ static int write_json(const char *path, const struct vopts *o, const struct gpu_
 	fputs("\n  },\n  \"skipped\": [", f);
 	first = true;
 	for (size_t i = 0; i < np; i++) {
-		if (pts[i].ran)
+		if (pts[i].status == VPOINT_RAN)
 			continue;
 		fprintf(f, "%s\n    { \"metric\": ", first ? "" : ",");
 		first = false;
@@ -355,132 +387,156 @@ static int write_json(const char *path, const struct vopts *o, const struct gpu_
 	return 0;
 }
 
-/* ---- the command -------------------------------------------------------------------------- */
+/* ---- the phases of the command ------------------------------------------------------------ */
 
-static int validate(const struct vopts *o, struct sim_err *err, bool *over)
+/* Loads the config and the CSV, selects the rows of o->gpu and plans each against the machine.
+ * Returns 0, or -1 with err filled (v is then still safe to vrun_free). */
+static int plan_points(struct vrun *v, const struct vopts *o, struct sim_err *err)
 {
-	struct gpu_params p;
+	struct gpu_params *p = &v->p;
 	struct vmachine m;
-	struct vcsv *csv;
-	struct vpoint *pts;
-	struct vfam *fams = NULL;
-	size_t np = 0, nf = 0, nskip = 0, nrun = 0, nsubset = 0;
-	double core_mhz;
-	int rc = -1;
 
-	if (cli_load_params(&o->co, &p, err) != 0)
+	memset(v, 0, sizeof *v);
+	v->o = o;
+	if (cli_load_params(&o->co, p, err) != 0)
 		return -1;
-	csv = validate_csv_load(o->measured, err);
-	if (csv == NULL)
+	v->csv = validate_csv_load(o->measured, err);
+	if (v->csv == NULL)
 		return -1;
 	memset(&m, 0, sizeof m);
-	m.sms = p.gpu.sms;
-	m.blocks_1024 = sm_blocks_per_sm(&p.sm, 32, 0, 0);
-	m.threads_per_sm = p.sm.max_warps * 32;
-	m.core_mhz = core_mhz = gpu_clock_mhz(&p, GPU_CLK_CORE);
-	if (cli_cache_capacities(&p, &m.l1_bytes, &m.l2_bytes, err) != 0) {
-		validate_csv_free(csv);
+	m.sms = p->gpu.sms;
+	m.blocks_1024 = sm_blocks_per_sm(&p->sm, 32, 0, 0);
+	m.threads_per_sm = p->sm.max_warps * 32;
+	m.core_mhz = v->core_mhz = gpu_clock_mhz(p, GPU_CLK_CORE);
+	if (cli_cache_capacities(p, &m.l1_bytes, &m.l2_bytes, err) != 0)
 		return -1;
-	}
-	pts = xcalloc(csv->n + 1, sizeof *pts);
-	for (size_t i = 0; i < csv->n; i++) {
-		const struct vrow *r = &csv->rows[i];
-		struct vpoint *v;
+	v->pts = xcalloc(v->csv->n + 1, sizeof *v->pts);
+	for (size_t i = 0; i < v->csv->n; i++) {
+		const struct vrow *r = &v->csv->rows[i];
+		struct vpoint *pt;
 		struct sim_err e;
 
 		if (strcmp(r->gpu, o->gpu) != 0 || !metric_selected(r->metric, o->metrics))
 			continue;
-		v = &pts[np++];
-		v->row = r;
-		if (validate_metric_parse(r->metric, &v->mt, &e) != 0) {
-			snprintf(v->reason, sizeof v->reason, "%.200s", e.msg);
+		pt = &v->pts[v->np++];
+		pt->row = r;
+		pt->status = VPOINT_UNMIRRORED;
+		if (validate_metric_parse(r->metric, &pt->mt, &e) != 0) {
+			snprintf(pt->reason, sizeof pt->reason, "%.200s", e.msg);
 			continue;
 		}
-		v->x = point_x(&v->mt);
-		v->planned = validate_plan(r, &m, &v->plan, v->reason, sizeof v->reason) == 1;
+		pt->x = point_x(&pt->mt);
+		if (validate_plan(r, &m, &pt->plan, pt->reason, sizeof pt->reason) == 1)
+			pt->status = VPOINT_PLANNED;
 	}
-	if (np == 0) {
-		sim_err_set(err, o->measured, 0, "no row has gpu \"%s\"%s%s", o->gpu,
-			    o->metrics ? " and a metric starting with one of " : "",
-			    o->metrics ? o->metrics : "");
-		goto out;
-	}
-	/* families of the planned points, then the subset to run */
-	for (size_t i = 0; i < np; i++) {
+	if (v->np == 0)
+		return sim_err_set(err, o->measured, 0, "no row has gpu \"%s\"%s%s", o->gpu,
+				   o->metrics ? " and a metric starting with one of " : "",
+				   o->metrics ? o->metrics : "");
+	return 0;
+}
+
+/* Groups the planned points into families, in file order. */
+static void group_families(struct vrun *v)
+{
+	for (size_t i = 0; i < v->np; i++) {
 		struct vfam *fm;
 
-		if (!pts[i].planned)
+		if (v->pts[i].status != VPOINT_PLANNED)
 			continue;
-		fm = family_of(&fams, &nf, pts[i].mt.family);
+		fm = family_of(&v->fams, &v->nf, v->pts[i].mt.family);
 		fm->pts = xreallocarray(fm->pts, fm->n + 1, sizeof *fm->pts);
 		fm->pts[fm->n++] = i;
 	}
-	for (size_t i = 0; i < nf; i++) {
-		struct vfam *fm = &fams[i];
+}
 
-		if (o->max_points > 0 && fm->n > o->max_points) {
-			size_t *idx = xcalloc(o->max_points, sizeof *idx), *keep;
-			size_t k = validate_subset(fm->n, o->max_points, idx);
+/* Keeps at most --max-points evenly spaced points of each family; the rest leave the family. */
+static void apply_max_points(struct vrun *v)
+{
+	size_t max = v->o->max_points;
 
-			keep = xcalloc(k, sizeof *keep);
-			for (size_t j = 0, t = 0; j < fm->n; j++) {
-				if (t < k && idx[t] == j) {
-					keep[t++] = fm->pts[j];
-					continue;
-				}
-				snprintf(pts[fm->pts[j]].reason, sizeof pts[0].reason,
-					 "not in the --max-points %zu subset", o->max_points);
-				pts[fm->pts[j]].planned = false;
+	for (size_t i = 0; i < v->nf; i++) {
+		struct vfam *fm = &v->fams[i];
+		size_t *idx, *keep, k;
+
+		if (max == 0 || fm->n <= max)
+			continue;
+		idx = xcalloc(max, sizeof *idx);
+		k = validate_subset(fm->n, max, idx);
+		keep = xcalloc(k, sizeof *keep);
+		for (size_t j = 0, t = 0; j < fm->n; j++) {
+			struct vpoint *pt = &v->pts[fm->pts[j]];
+
+			if (t < k && idx[t] == j) {
+				keep[t++] = fm->pts[j];
+				continue;
 			}
-			free(fm->pts);
-			free(idx);
-			fm->pts = keep;
-			fm->n = k;
+			snprintf(pt->reason, sizeof pt->reason,
+				 "not in the --max-points %zu subset", max);
+			pt->status = VPOINT_NOT_IN_SUBSET;
 		}
+		free(fm->pts);
+		free(idx);
+		fm->pts = keep;
+		fm->n = k;
 	}
-	printf("validate %s (%s, core %.0f MHz, %u SMs) against %s, gpu \"%s\"\n", p.gpu.name,
-	       o->co.path ? o->co.path : CLI_DEFAULT_CONFIG, core_mhz, p.gpu.sms, o->measured,
-	       o->gpu);
+}
+
+/* Prints the table's head, then runs each planned point and prints its row. A failed run is
+ * the point's reason, not the command's error (err keeps the last failure's message). */
+static void run_points(struct vrun *v, struct sim_err *err)
+{
+	const struct vopts *o = v->o;
+
+	printf("validate %s (%s, core %.0f MHz, %u SMs) against %s, gpu \"%s\"\n", v->p.gpu.name,
+	       o->co.path ? o->co.path : CLI_DEFAULT_CONFIG, v->core_mhz, v->p.gpu.sms,
+	       o->measured, o->gpu);
 	printf("%-58s %12s %12s %9s  %s\n", "metric", "measured", "simulated", "error%", "unit");
-	for (size_t i = 0; i < np; i++) {
-		struct vpoint *v = &pts[i];
+	for (size_t i = 0; i < v->np; i++) {
+		struct vpoint *pt = &v->pts[i];
 		double f;
 
-		if (!v->planned)
+		if (pt->status != VPOINT_PLANNED)
 			continue;
-		validate_unit(v->row->unit, &f);
-		v->meas = v->row->value * f;
+		validate_unit(pt->row->unit, &f);
+		pt->meas = pt->row->value * f;
 		if (!o->quiet)
-			fprintf(stderr, "  running %s ...\n", v->row->metric);
-		if (run_point(&p, o->ubench, &v->plan, &v->sim, err) != 0) {
+			fprintf(stderr, "  running %s ...\n", pt->row->metric);
+		if (run_point(&v->p, o->ubench, &pt->plan, &pt->sim, err) != 0) {
 			char buf[SIM_ERR_MSG_MAX + 300];
 
-			snprintf(v->reason, sizeof v->reason, "run failed: %.200s",
+			snprintf(pt->reason, sizeof pt->reason, "run failed: %.200s",
 				 sim_err_format(err, buf, sizeof buf));
+			pt->status = VPOINT_FAILED;
 			continue;
 		}
-		v->ran = true;
-		nrun++;
-		v->err_pct = validate_error_pct(v->meas, v->sim);
-		printf("%-58s %12.1f %12.1f %+9.1f  %s\n", v->row->metric, v->meas, v->sim,
-		       v->err_pct, validate_quantity_unit(validate_unit(v->row->unit, &f)));
+		pt->status = VPOINT_RAN;
+		pt->err_pct = validate_error_pct(pt->meas, pt->sim);
+		printf("%-58s %12.1f %12.1f %+9.1f  %s\n", pt->row->metric, pt->meas, pt->sim,
+		       pt->err_pct, validate_quantity_unit(validate_unit(pt->row->unit, &f)));
 	}
+}
+
+/* Computes and prints each family's statistics over its points that ran; sets *over when a
+ * family's MAPE exceeds --max-error. */
+static void family_stats(struct vrun *v, bool *over)
+{
 	printf("\n%-34s %4s %9s %9s %8s %9s\n", "family", "n", "MAPE%", "NRMSE%", "pearson",
 	       "worst%");
-	for (size_t i = 0; i < nf; i++) {
-		struct vfam *fm = &fams[i];
+	for (size_t i = 0; i < v->nf; i++) {
+		struct vfam *fm = &v->fams[i];
 		double *a = xcalloc(fm->n + 1, sizeof *a), *b = xcalloc(fm->n + 1, sizeof *b);
 		size_t k = 0;
 		double f;
 
 		for (size_t j = 0; j < fm->n; j++) {
-			const struct vpoint *v = &pts[fm->pts[j]];
+			const struct vpoint *pt = &v->pts[fm->pts[j]];
 
-			if (!v->ran)
+			if (pt->status != VPOINT_RAN)
 				continue;
-			a[k] = v->meas;
-			b[k++] = v->sim;
-			fm->unit = validate_quantity_unit(validate_unit(v->row->unit, &f));
+			a[k] = pt->meas;
+			b[k++] = pt->sim;
+			fm->unit = validate_quantity_unit(validate_unit(pt->row->unit, &f));
 		}
 		validate_stats(a, b, k, &fm->st);
 		free(a);
@@ -496,65 +552,121 @@ static int validate(const struct vopts *o, struct sim_err *err, bool *over)
 		else
 			printf("%8.3f", fm->st.pearson);
 		printf(" %9.1f\n", fm->st.max_ape);
-		if (o->max_error > 0 && fm->st.mape > o->max_error)
+		if (v->o->max_error > 0 && fm->st.mape > v->o->max_error)
 			*over = true;
 	}
 	printf("NRMSE = RMSE / mean of the measured values; Pearson's r needs 3 points.\n");
-	for (size_t i = 0; i < np; i++) {
-		if (pts[i].ran)
-			continue;
-		nskip++;
-		if (strncmp(pts[i].reason, "not in the --max-points", 23) == 0)
-			nsubset++;
-	}
-	for (size_t i = 0; i < np; i++) {
-		const struct vpoint *v = &pts[i];
+}
+
+/* Notes on points whose source counts at another clock than the config's core: the first
+ * host-timed one, then the locked-clock ones and the first SM-cycle one. */
+static void print_clock_notes(const struct vrun *v)
+{
+	for (size_t i = 0; i < v->np; i++) {
+		const struct vpoint *pt = &v->pts[i];
 		double mhz;
 
-		if (v->ran && v->plan.kind == VV_HOST_CYCLES_PER_OP &&
-		    fabs(v->plan.method_mhz - core_mhz) > 0.5) {
-			mhz = v->plan.method_mhz;
+		if (pt->status == VPOINT_RAN && pt->plan.kind == VV_HOST_CYCLES_PER_OP &&
+		    fabs(pt->plan.method_mhz - v->core_mhz) > 0.5) {
+			mhz = pt->plan.method_mhz;
 			printf("note: %s is host-timed at %.0f MHz; the config's core runs at %.0f "
 			       "MHz, so simulated ns are converted to cycles at %.0f MHz as the "
-			       "source counts them\n", v->mt.family, mhz, core_mhz, mhz);
+			       "source counts them\n", pt->mt.family, mhz, v->core_mhz, mhz);
 			break;
 		}
 	}
-	for (size_t i = 0; i < np; i++) {
-		const struct vpoint *v = &pts[i];
-		double mhz = validate_method_mhz(v->row->method);
+	for (size_t i = 0; i < v->np; i++) {
+		const struct vpoint *pt = &v->pts[i];
+		double mhz = validate_method_mhz(pt->row->method);
 
-		if (v->ran && v->plan.kind == VV_GBPS_AT_MHZ && fabs(mhz - core_mhz) > 0.5) {
+		if (pt->status != VPOINT_RAN)
+			continue;
+		if (pt->plan.kind == VV_GBPS_AT_MHZ && fabs(mhz - v->core_mhz) > 0.5) {
 			printf("note: %s is measured at a locked %.0f MHz; simulated bytes per "
-			       "cycle are converted at that clock\n", v->mt.family, mhz);
+			       "cycle are converted at that clock\n", pt->mt.family, mhz);
 			continue;
 		}
-		if (v->ran && v->plan.kind != VV_HOST_CYCLES_PER_OP && v->plan.kind != VV_GBPS &&
-		    mhz > 0 && fabs(mhz - core_mhz) > 0.5) {
+		if (pt->plan.kind != VV_HOST_CYCLES_PER_OP && pt->plan.kind != VV_GBPS &&
+		    mhz > 0 && fabs(mhz - v->core_mhz) > 0.5) {
 			printf("note: %s counts SM cycles at %.0f MHz, compared with simulated "
-			       "cycles at %.0f MHz\n", v->mt.family, mhz, core_mhz);
+			       "cycles at %.0f MHz\n", pt->mt.family, mhz, v->core_mhz);
 			break;
 		}
 	}
-	printf("\n%zu rows for gpu \"%s\": %zu simulated, %zu skipped\n", np, o->gpu, nrun, nskip);
+}
+
+/* Prints how many rows ran and were skipped: the --max-points subset as one line, every other
+ * skipped row with its reason. */
+static void print_summary(const struct vrun *v)
+{
+	size_t nrun = 0, nskip = 0, nsubset = 0;
+
+	for (size_t i = 0; i < v->np; i++) {
+		if (v->pts[i].status == VPOINT_RAN)
+			nrun++;
+		else
+			nskip++;
+		if (v->pts[i].status == VPOINT_NOT_IN_SUBSET)
+			nsubset++;
+	}
+	printf("\n%zu rows for gpu \"%s\": %zu simulated, %zu skipped\n", v->np, v->o->gpu, nrun,
+	       nskip);
 	if (nsubset > 0)
 		printf("  skipped %zu rows of supported families: not in the --max-points %zu "
-		       "subset\n", nsubset, o->max_points);
-	for (size_t i = 0; i < np; i++)
-		if (!pts[i].ran && strncmp(pts[i].reason, "not in the --max-points", 23) != 0)
-			printf("  skipped %s (line %d): %s\n", pts[i].row->metric, pts[i].row->line,
-			       pts[i].reason);
-	if (o->plot != NULL && write_plots(o->plot, fams, nf, pts, o->gpu, p.gpu.name, err) != 0)
-		goto out;
-	if (o->json != NULL && write_json(o->json, o, &p, pts, np, fams, nf, err) != 0)
-		goto out;
-	rc = 0;
-out:
-	for (size_t i = 0; i < nf; i++)
-		free(fams[i].pts);
-	free(fams);
-	free(pts);
-	validate_csv_free(csv);
+		       "subset\n", nsubset, v->o->max_points);
+	for (size_t i = 0; i < v->np; i++) {
+		const struct vpoint *pt = &v->pts[i];
+
+		if (pt->status != VPOINT_RAN && pt->status != VPOINT_NOT_IN_SUBSET)
+			printf("  skipped %s (line %d): %s\n", pt->row->metric, pt->row->line,
+			       pt->reason);
+	}
+}
+
+/* Writes the --plot files and the --stats-json file that were asked for. Returns 0, or -1 with
+ * err filled. */
+static int write_outputs(const struct vrun *v, struct sim_err *err)
+{
+	const struct vopts *o = v->o;
+
+	if (o->plot != NULL &&
+	    write_plots(o->plot, v->fams, v->nf, v->pts, o->gpu, v->p.gpu.name, err) != 0)
+		return -1;
+	if (o->json != NULL && write_json(o->json, o, &v->p, v->pts, v->np, v->fams, v->nf,
+					  err) != 0)
+		return -1;
+	return 0;
+}
+
+/* Frees what v owns (not v itself). */
+static void vrun_free(struct vrun *v)
+{
+	for (size_t i = 0; i < v->nf; i++)
+		free(v->fams[i].pts);
+	free(v->fams);
+	free(v->pts);
+	validate_csv_free(v->csv);
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+/* The phases in order. Returns 0 (*over set when --max-error is exceeded), or -1 with err
+ * filled. */
+static int validate(const struct vopts *o, struct sim_err *err, bool *over)
+{
+	struct vrun v;
+	int rc = -1;
+
+	if (plan_points(&v, o, err) == 0) {
+		group_families(&v);
+		apply_max_points(&v);
+		run_points(&v, err);
+		family_stats(&v, over);
+		print_clock_notes(&v);
+		print_summary(&v);
+		rc = write_outputs(&v, err);
+	}
+	vrun_free(&v);
 	return rc;
 }
 

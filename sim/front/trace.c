@@ -1013,15 +1013,26 @@ static bool block_too_big(const struct trace_reader *r, const struct trace_block
 	return max != 0 && block_mb(b, ninsts, naddrs) * 1024.0 * 1024.0 > (double)max;
 }
 
-int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_err *err)
+/* The error for a file that ends (rc 0) inside a block, or -1 for a read error (rc -1, err
+ * already filled). */
+static int block_truncated(const struct src *s, int rc, struct sim_err *err)
+{
+	if (rc < 0)
+		return -1;
+	return sim_err_set(err, s->path, s->lineno + 1, "truncated: the file ends inside a thread "
+			   "block (expected #END_TB)");
+}
+
+/* Reads `#BEGIN_TB` and `thread block = x,y,z` into b->id and empties b for r's warps. Returns
+ * 1, 0 at the end of the file (r is then done), or -1 with err filled. */
+static int block_header(struct trace_reader *r, struct trace_block *b, struct sim_err *err)
 {
 	struct src *s = &r->s;
 	const struct trace_kernel *k = r->k;
-	uint32_t w;
+	char *p, *eq;
+	uint32_t *id = b->id;
 	int rc;
 
-	if (r->done)
-		return 0;
 	rc = next_line(s, err);
 	if (rc <= 0) {
 		r->done = rc == 0;
@@ -1039,100 +1050,134 @@ int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_e
 	memset(b->warps, 0, r->wpb * sizeof *b->warps);
 	rc = next_line(s, err);
 	if (rc <= 0)
-		goto truncated;
-	{
-		char *p = trim(s->line), *eq = strchr(p, '=');
-		uint32_t *id = b->id;
+		return block_truncated(s, rc, err);
+	p = trim(s->line);
+	eq = strchr(p, '=');
+	if (strncmp(p, "thread block", 12) != 0 || eq == NULL ||
+	    sscanf(eq + 1, " %u , %u , %u", &id[0], &id[1], &id[2]) != 3)
+		return sim_err_set(err, s->path, s->lineno, "expected `thread block = x,y,z`, "
+				   "got \"%.60s\"", s->line);
+	if (id[0] >= k->grid[0] || id[1] >= k->grid[1] || id[2] >= k->grid[2])
+		return sim_err_set(err, s->path, s->lineno, "thread block %u,%u,%u is outside the "
+				   "grid (%u,%u,%u)", id[0], id[1], id[2], k->grid[0], k->grid[1],
+				   k->grid[2]);
+	return 1;
+}
 
-		if (strncmp(p, "thread block", 12) != 0 || eq == NULL ||
-		    sscanf(eq + 1, " %u , %u , %u", &id[0], &id[1], &id[2]) != 3)
-			return sim_err_set(err, s->path, s->lineno, "expected `thread block = x,y,z`, "
-					   "got \"%.60s\"", s->line);
-		if (id[0] >= k->grid[0] || id[1] >= k->grid[1] || id[2] >= k->grid[2])
-			return sim_err_set(err, s->path, s->lineno, "thread block %u,%u,%u is "
-					   "outside the grid (%u,%u,%u)", id[0], id[1], id[2],
-					   k->grid[0], k->grid[1], k->grid[2]);
+/* Reads instruction i of the ninst that warp w announced into the next slot of b (whose
+ * capacity the caller made room in). Returns 0, or -1 with err filled. */
+static int read_inst(struct trace_reader *r, struct trace_block *b, uint32_t w, uint32_t ninst,
+		     uint32_t i, struct sim_err *err)
+{
+	struct src *s = &r->s;
+	const struct trace_kernel *k = r->k;
+	struct trace_inst *in = &b->insts[b->ninsts];
+	char msg[256];
+	int rc;
+
+	rc = src_line(s, err);
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return sim_err_set(err, s->path, s->lineno + 1, "truncated: warp %u announces %u "
+				   "instructions (insts = %u), the file ends after %u", w, ninst,
+				   ninst, i);
+	if (trim(s->line)[0] == '\0' || strcmp(trim(s->line), "#END_TB") == 0 ||
+	    strncmp(trim(s->line), "warp", 4) == 0)
+		return sim_err_set(err, s->path, s->lineno, "warp %u announces %u instructions "
+				   "(insts = %u), found %u before %s", w, ninst, ninst, i,
+				   trim(s->line)[0] == '\0' ? "a blank line" : trim(s->line));
+	if (trace_parse_inst(k, r->isa, s->line, in, b, msg, sizeof msg) != 0)
+		return sim_err_set(err, s->path, s->lineno, "%s", msg);
+	in->line = (uint32_t)s->lineno;
+	if (block_too_big(r, b, (uint64_t)b->ninsts + ninst, b->naddrs))
+		return sim_err_set(err, s->path, s->lineno, "thread block (%u,%u,%u): warp %u: its "
+				   "lane addresses take the block to %.0f MB, above the trace "
+				   "buffering ceiling of %" PRIu64 " MB (--max-trace-mb)", b->id[0],
+				   b->id[1], b->id[2], w,
+				   block_mb(b, (uint64_t)b->ninsts + ninst, b->naddrs),
+				   r->l->max_block_bytes >> 20);
+	if (in->unknown) {
+		char op[128];
+
+		line_opcode(s->line, k, op, sizeof op);
+		if (r->l->strict)
+			return sim_err_set(err, s->path, s->lineno, "unknown opcode %s: not in the "
+					   "%s table of %s (binary version %u)", op,
+					   isa_arch(r->isa), r->l->isa_path, k->binary_version);
+		warn_unknown(r->l, s->path, s->lineno, op, r->isa);
 	}
-	for (;;) {
-		uint32_t ninst, i;
-		char msg[256];
+	b->ninsts++;
+	return 0;
+}
 
+/* Reads one warp of a block: the current line is its `warp = N`; then `insts = N` and the N
+ * instruction lines. Returns 0, or -1 with err filled. */
+static int read_warp(struct trace_reader *r, struct trace_block *b, struct sim_err *err)
+{
+	struct src *s = &r->s;
+	const struct trace_kernel *k = r->k;
+	uint32_t w, ninst, i;
+	int rc;
+
+	if (!keyed(trim(s->line), "warp", &w))
+		return sim_err_set(err, s->path, s->lineno, "expected `warp = N` or #END_TB, got "
+				   "\"%.60s\"", s->line);
+	if (w >= r->wpb)
+		return sim_err_set(err, s->path, s->lineno, "warp %u: a block of (%u,%u,%u) "
+				   "threads has warps 0 .. %u", w, k->block[0], k->block[1],
+				   k->block[2], r->wpb - 1);
+	if (b->warps[w].n != 0)
+		return sim_err_set(err, s->path, s->lineno, "warp %u appears twice in the block",
+				   w);
+	rc = next_line(s, err);
+	if (rc <= 0)
+		return block_truncated(s, rc, err);
+	if (!keyed(trim(s->line), "insts", &ninst))
+		return sim_err_set(err, s->path, s->lineno, "expected `insts = N` after `warp = "
+				   "%u`, got \"%.60s\"", w, s->line);
+	if (block_too_big(r, b, (uint64_t)b->ninsts + ninst, b->naddrs))
+		return sim_err_set(err, s->path, s->lineno, "thread block (%u,%u,%u): warp %u "
+				   "announces %u instructions: the block would buffer %.0f MB, "
+				   "above the trace buffering ceiling of %" PRIu64 " MB "
+				   "(--max-trace-mb)", b->id[0], b->id[1], b->id[2], w, ninst,
+				   block_mb(b, (uint64_t)b->ninsts + ninst, b->naddrs),
+				   r->l->max_block_bytes >> 20);
+	if (b->ninsts + ninst > b->cap_insts) {
+		b->cap_insts = (b->ninsts + ninst) * 2;
+		b->insts = xreallocarray(b->insts, b->cap_insts, sizeof *b->insts);
+	}
+	b->warps[w].first = (uint32_t)b->ninsts;
+	for (i = 0; i < ninst; i++)
+		if (read_inst(r, b, w, ninst, i, err) != 0)
+			return -1;
+	b->warps[w].n = ninst;
+	return 0;
+}
+
+/* A block is its header, then warps (and, from version 6, cluster lines) up to #END_TB. */
+int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_err *err)
+{
+	struct src *s = &r->s;
+	const struct trace_kernel *k = r->k;
+	uint32_t w;
+	int rc;
+
+	if (r->done)
+		return 0;
+	rc = block_header(r, b, err);
+	if (rc <= 0)
+		return rc;
+	for (;;) {
 		rc = next_line(s, err);
 		if (rc <= 0)
-			goto truncated;
+			return block_truncated(s, rc, err);
 		if (strcmp(trim(s->line), "#END_TB") == 0)
 			break;
 		if (k->version >= 6 && strncmp(trim(s->line), "cluster", 7) == 0)
 			continue; /* cluster id / cta / rank: no clusters in the model */
-		if (!keyed(trim(s->line), "warp", &w))
-			return sim_err_set(err, s->path, s->lineno, "expected `warp = N` or #END_TB, "
-					   "got \"%.60s\"", s->line);
-		if (w >= r->wpb)
-			return sim_err_set(err, s->path, s->lineno, "warp %u: a block of (%u,%u,%u) "
-					   "threads has warps 0 .. %u", w, k->block[0], k->block[1],
-					   k->block[2], r->wpb - 1);
-		if (b->warps[w].n != 0)
-			return sim_err_set(err, s->path, s->lineno, "warp %u appears twice in the "
-					   "block", w);
-		rc = next_line(s, err);
-		if (rc <= 0)
-			goto truncated;
-		if (!keyed(trim(s->line), "insts", &ninst))
-			return sim_err_set(err, s->path, s->lineno, "expected `insts = N` after "
-					   "`warp = %u`, got \"%.60s\"", w, s->line);
-		if (block_too_big(r, b, (uint64_t)b->ninsts + ninst, b->naddrs))
-			return sim_err_set(err, s->path, s->lineno, "thread block (%u,%u,%u): warp %u "
-					   "announces %u instructions: the block would buffer %.0f MB, "
-					   "above the trace buffering ceiling of %" PRIu64 " MB "
-					   "(--max-trace-mb)", b->id[0], b->id[1], b->id[2], w, ninst,
-					   block_mb(b, (uint64_t)b->ninsts + ninst, b->naddrs),
-					   r->l->max_block_bytes >> 20);
-		if (b->ninsts + ninst > b->cap_insts) {
-			b->cap_insts = (b->ninsts + ninst) * 2;
-			b->insts = xreallocarray(b->insts, b->cap_insts, sizeof *b->insts);
-		}
-		b->warps[w].first = (uint32_t)b->ninsts;
-		for (i = 0; i < ninst; i++) {
-			struct trace_inst *in = &b->insts[b->ninsts];
-
-			rc = src_line(s, err);
-			if (rc < 0)
-				return -1;
-			if (rc == 0)
-				return sim_err_set(err, s->path, s->lineno + 1, "truncated: warp %u "
-						   "announces %u instructions (insts = %u), the file "
-						   "ends after %u", w, ninst, ninst, i);
-			if (trim(s->line)[0] == '\0' || strcmp(trim(s->line), "#END_TB") == 0 ||
-			    strncmp(trim(s->line), "warp", 4) == 0)
-				return sim_err_set(err, s->path, s->lineno, "warp %u announces %u "
-						   "instructions (insts = %u), found %u before %s",
-						   w, ninst, ninst, i,
-						   trim(s->line)[0] == '\0' ? "a blank line" : trim(s->line));
-			if (trace_parse_inst(k, r->isa, s->line, in, b, msg, sizeof msg) != 0)
-				return sim_err_set(err, s->path, s->lineno, "%s", msg);
-			in->line = (uint32_t)s->lineno;
-			if (block_too_big(r, b, (uint64_t)b->ninsts + ninst, b->naddrs))
-				return sim_err_set(err, s->path, s->lineno, "thread block (%u,%u,%u): "
-						   "warp %u: its lane addresses take the block to "
-						   "%.0f MB, above the trace buffering ceiling of %"
-						   PRIu64 " MB (--max-trace-mb)", b->id[0], b->id[1],
-						   b->id[2], w, block_mb(b, (uint64_t)b->ninsts + ninst,
-									 b->naddrs),
-						   r->l->max_block_bytes >> 20);
-			if (in->unknown) {
-				char op[128];
-
-				line_opcode(s->line, k, op, sizeof op);
-				if (r->l->strict)
-					return sim_err_set(err, s->path, s->lineno, "unknown opcode %s: "
-							   "not in the %s table of %s (binary "
-							   "version %u)", op, isa_arch(r->isa),
-							   r->l->isa_path, k->binary_version);
-				warn_unknown(r->l, s->path, s->lineno, op, r->isa);
-			}
-			b->ninsts++;
-		}
-		b->warps[w].n = ninst;
+		if (read_warp(r, b, err) != 0)
+			return -1;
 	}
 	for (w = 0; w < b->nwarps; w++)
 		if (trace_map_regs(b, w) && r->l->alias_warps++ == 0)
@@ -1140,9 +1185,4 @@ int trace_next_block(struct trace_reader *r, struct trace_block *b, struct sim_e
 				 "are shared (extra dependencies possible; counted in "
 				 "trace.alias_warps)", s->path, TRACE_SLOTS);
 	return 1;
-truncated:
-	if (rc < 0)
-		return -1;
-	return sim_err_set(err, s->path, s->lineno + 1, "truncated: the file ends inside a thread "
-			   "block (expected #END_TB)");
 }

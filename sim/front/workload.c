@@ -782,50 +782,291 @@ static const struct cfg_node *wl_need(struct wl_loader *L, const struct cfg_node
 	return m;
 }
 
-/* Fills op from group g (key is its path). Returns false if the op is unusable. */
-static bool wl_load_op(struct wl_loader *L, const struct cfg_node *g, const char *key,
+/* The array member of a memory op, global or shared: its index, or -1 (problem reported). */
+static int wl_op_array(struct wl_loader *L, const struct cfg_node *g, const char *key,
+		       const char *opname, bool shared)
+{
+	const struct cfg_node *an = wl_need(L, g, key, "array", opname);
+	char sub[WL_KEY_MAX];
+
+	if (an == NULL)
+		return -1;
+	wl_key(sub, key, "array");
+	return wl_array_ref(L, an, sub, shared);
+}
+
+/* The bytes and reg members of a memory op on array a (-1: unusable). Without bytes an access
+ * reads a whole element, a chase at most 8 B of its node (the next pointer). Returns false if
+ * either is bad. */
+static bool wl_op_bytes_reg(struct wl_loader *L, const struct cfg_node *g, const char *key,
+			    struct workload_op *op, int a, bool shared)
+{
+	const struct cfg_node *m = cfg_node_member(g, "bytes");
+	char sub[WL_KEY_MAX], got[256];
+	bool ok = true;
+	int64_t v;
+
+	wl_key(sub, key, "bytes");
+	if (m != NULL) {
+		int rc = cfg_node_int(m, &v);
+
+		if (rc != 0 || !wl_is_access_size(v)) {
+			cfg_node_repr(m, got, sizeof got);
+			wl_err(L, m, sub, "expected 1, 2, 4, 8 or 16, got %s", got);
+			ok = false;
+		} else {
+			op->bytes = (uint32_t)v;
+		}
+	} else if (a >= 0) {
+		const struct workload_array *arr = shared ? &L->w->shared[a] : &L->w->arrays[a];
+		uint32_t eb = arr->elem_bytes;
+
+		if (op->kind == WORKLOAD_OP_CHASE)
+			op->bytes = eb < 8 ? eb : 8;
+		else
+			op->bytes = eb;
+		if (!wl_is_access_size(op->bytes)) {
+			wl_err(L, g, sub, "required key missing: the element size %u of \"%s\" is "
+			       "not an access size (1, 2, 4, 8 or 16)", eb, arr->name);
+			ok = false;
+		}
+	}
+	m = cfg_node_member(g, "reg");
+	if (m != NULL) {
+		wl_key(sub, key, "reg");
+		op->reg = wl_def_reg(L, m, sub);
+		if (op->reg < 0)
+			ok = false;
+	}
+	return ok;
+}
+
+/* load, store, shared_load, shared_store: array, index, then bytes and reg. */
+static bool wl_load_access(struct wl_loader *L, const struct cfg_node *g, const char *key,
+			   const char *opname, struct workload_op *op)
+{
+	bool shared = op->kind == WORKLOAD_OP_SHARED_LOAD || op->kind == WORKLOAD_OP_SHARED_STORE;
+	int a = wl_op_array(L, g, key, opname, shared);
+	const struct cfg_node *m;
+	char sub[WL_KEY_MAX];
+	bool ok = true;
+
+	if (a < 0)
+		ok = false;
+	else
+		op->array = (uint32_t)a;
+	m = wl_need(L, g, key, "index", opname);
+	wl_key(sub, key, "index");
+	if (m == NULL || (op->index = wl_compile(L, m, sub, WL_NAMES_INDEX,
+						 &op->index_text)) == NULL)
+		ok = false;
+	if (!wl_op_bytes_reg(L, g, key, op, a, shared))
+		ok = false;
+	return ok;
+}
+
+/* chase: array, loads, order (random unless "sequential"), then bytes and reg. */
+static bool wl_load_chase(struct wl_loader *L, const struct cfg_node *g, const char *key,
+			  const char *opname, struct workload_op *op)
+{
+	int a = wl_op_array(L, g, key, opname, false);
+	const struct cfg_node *m;
+	char sub[WL_KEY_MAX], got[256];
+	bool ok = true;
+
+	if (a < 0)
+		ok = false;
+	else
+		op->array = (uint32_t)a;
+	m = wl_need(L, g, key, "loads", opname);
+	wl_key(sub, key, "loads");
+	if (m == NULL || (op->count = wl_compile(L, m, sub, WL_NAMES_COUNT,
+						 &op->count_text)) == NULL)
+		ok = false;
+	m = cfg_node_member(g, "order");
+	if (m != NULL) {
+		const char *o = cfg_node_string(m);
+
+		wl_key(sub, key, "order");
+		if (o != NULL && strcmp(o, "random") == 0) {
+			op->order = WORKLOAD_CHASE_RANDOM;
+		} else if (o != NULL && strcmp(o, "sequential") == 0) {
+			op->order = WORKLOAD_CHASE_SEQUENTIAL;
+		} else {
+			cfg_node_repr(m, got, sizeof got);
+			wl_err(L, m, sub, "expected \"random\" or \"sequential\", got %s", got);
+			ok = false;
+		}
+	}
+	if (!wl_op_bytes_reg(L, g, key, op, a, false))
+		ok = false;
+	return ok;
+}
+
+/* alu: latency in cycles. */
+static bool wl_load_alu(struct wl_loader *L, const struct cfg_node *g, const char *key,
+			const char *opname, struct workload_op *op)
+{
+	const struct cfg_node *m = wl_need(L, g, key, "latency", opname);
+	char sub[WL_KEY_MAX], got[256];
+	int64_t v;
+
+	if (m == NULL)
+		return false;
+	wl_key(sub, key, "latency");
+	if (cfg_node_int(m, &v) != 0 || v < 1 || v > 1000000) {
+		cfg_node_repr(m, got, sizeof got);
+		wl_err(L, m, sub, "expected an integer in 1..1000000, got %s", got);
+		return false;
+	}
+	op->latency = (uint32_t)v;
+	return true;
+}
+
+/* barrier: nothing beyond the op. */
+static bool wl_load_barrier(struct wl_loader *L, const struct cfg_node *g, const char *key,
+			    const char *opname, struct workload_op *op)
+{
+	(void)L;
+	(void)g;
+	(void)key;
+	(void)opname;
+	(void)op;
+	return true;
+}
+
+/* The loop variable named by node vn (NULL: missing): the name, or NULL after reporting one
+ * that is not a name or shadows a built-in, a parameter or an enclosing loop's variable. */
+static const char *wl_loop_var(struct wl_loader *L, const struct cfg_node *vn, const char *key)
+{
+	const char *var = cfg_node_string(vn);
+	char sub[WL_KEY_MAX], got[256];
+	bool clash;
+	int64_t pv;
+
+	wl_key(sub, key, "var");
+	if (vn != NULL && (var == NULL || !wl_is_name(var))) {
+		cfg_node_repr(vn, got, sizeof got);
+		wl_err(L, vn, sub, "expected a variable name such as \"k\", got %s", got);
+		return NULL;
+	}
+	if (var == NULL)
+		return NULL;
+	clash = wl_is_reserved(var);
+	for (size_t i = 0; i < L->depth; i++)
+		clash = clash || strcmp(L->scope[i], var) == 0;
+	clash = clash || workload_param(L->w, var, &pv);
+	if (clash) {
+		wl_err(L, vn, sub, "\"%s\" is already a built-in, parameter or enclosing loop "
+		       "variable", var);
+		return NULL;
+	}
+	return var;
+}
+
+/* loop: var, count and body; the body is loaded with var in scope (and walked even when var is
+ * bad, to report its problems too). */
+static bool wl_load_loop(struct wl_loader *L, const struct cfg_node *g, const char *key,
+			 const char *opname, struct workload_op *op)
+{
+	const struct cfg_node *vn = wl_need(L, g, key, "var", opname);
+	const struct cfg_node *cn = wl_need(L, g, key, "count", opname);
+	const struct cfg_node *bn = wl_need(L, g, key, "body", opname);
+	const char *var;
+	char sub[WL_KEY_MAX];
+	bool ok = true;
+
+	wl_key(sub, key, "count");
+	if (cn == NULL || (op->count = wl_compile(L, cn, sub, WL_NAMES_COUNT,
+						  &op->count_text)) == NULL)
+		ok = false;
+	var = wl_loop_var(L, vn, key);
+	if (var == NULL) {
+		ok = false;
+		var = "?";
+	}
+	if (L->depth == WORKLOAD_MAX_DEPTH) {
+		wl_err(L, g, key, "loops nested deeper than %u", WORKLOAD_MAX_DEPTH);
+		return false;
+	}
+	op->var = xstrdup(var);
+	op->var_slot = EXPR_BUILTIN_COUNT + L->depth;
+	if (bn != NULL) {
+		wl_key(sub, key, "body");
+		L->scope[L->depth++] = op->var;
+		wl_load_body(L, bn, sub, &op->body, &op->nbody);
+		L->depth--;
+	}
+	return ok;
+}
+
+/* The loader of each op kind: fills what the kind reads from group g (key is its path, opname
+ * its op) and returns false if the op is unusable, every problem reported. */
+typedef bool wl_op_loader_fn(struct wl_loader *L, const struct cfg_node *g, const char *key,
+			      const char *opname, struct workload_op *op);
+
+static wl_op_loader_fn *const wl_op_loaders[WORKLOAD_OP_COUNT] = {
+	[WORKLOAD_OP_LOAD] = wl_load_access,
+	[WORKLOAD_OP_STORE] = wl_load_access,
+	[WORKLOAD_OP_SHARED_LOAD] = wl_load_access,
+	[WORKLOAD_OP_SHARED_STORE] = wl_load_access,
+	[WORKLOAD_OP_ALU] = wl_load_alu,
+	[WORKLOAD_OP_BARRIER] = wl_load_barrier,
+	[WORKLOAD_OP_LOOP] = wl_load_loop,
+	[WORKLOAD_OP_CHASE] = wl_load_chase,
+};
+
+/* The kind named by g's op member into op->kind; false after reporting a missing or unknown
+ * op. */
+static bool wl_op_kind(struct wl_loader *L, const struct cfg_node *g, const char *key,
 		       struct workload_op *op)
 {
-	struct workload *w = L->w;
-	const struct cfg_node *opn = cfg_node_member(g, "op"), *m;
+	const struct cfg_node *opn = cfg_node_member(g, "op");
 	const char *opname = cfg_node_string(opn);
 	char sub[WL_KEY_MAX], got[256];
-	bool ok = true, shared;
-	int64_t v;
+	const char *sug;
 	size_t i;
 
-	memset(op, 0, sizeof *op);
-	op->reg = -1;
-	{
-		int l;
-
-		cfg_node_where(g, sub, sizeof sub, &l);
-		op->line = l;
-	}
 	wl_key(sub, key, "op");
 	if (opn == NULL) {
 		wl_err(L, g, sub, "required key missing (one of load, store, shared_load, "
 		       "shared_store, alu, barrier, loop, chase)");
 		return false;
 	}
-	for (i = 0; opname != NULL && i < WORKLOAD_OP_COUNT; i++)
-		if (strcmp(opname, wl_op_names[i]) == 0)
-			break;
-	if (opname == NULL || i == WORKLOAD_OP_COUNT) {
-		const char *sug = opname != NULL ? text_suggest(opname, wl_op_names,
-								WORKLOAD_OP_COUNT) : NULL;
-
-		cfg_node_repr(opn, got, sizeof got);
-		if (sug != NULL)
-			wl_err(L, opn, sub, "unknown op %s (did you mean \"%s\"?)", got, sug);
-		else
-			wl_err(L, opn, sub, "unknown op %s (one of load, store, shared_load, "
-			       "shared_store, alu, barrier, loop, chase)", got);
-		return false;
+	for (i = 0; opname != NULL && i < WORKLOAD_OP_COUNT; i++) {
+		if (strcmp(opname, wl_op_names[i]) == 0) {
+			op->kind = (enum workload_op_kind)i;
+			return true;
+		}
 	}
-	op->kind = (enum workload_op_kind)i;
+	sug = opname != NULL ? text_suggest(opname, wl_op_names, WORKLOAD_OP_COUNT) : NULL;
+	cfg_node_repr(opn, got, sizeof got);
+	if (sug != NULL)
+		wl_err(L, opn, sub, "unknown op %s (did you mean \"%s\"?)", got, sug);
+	else
+		wl_err(L, opn, sub, "unknown op %s (one of load, store, shared_load, "
+		       "shared_store, alu, barrier, loop, chase)", got);
+	return false;
+}
+
+/* Fills op from group g (key is its path): the kind, the keys it allows, the registers it uses,
+ * then the kind's own loader. Returns false if the op is unusable. */
+static bool wl_load_op(struct wl_loader *L, const struct cfg_node *g, const char *key,
+		       struct workload_op *op)
+{
+	const struct cfg_node *m;
+	const char *opname;
+	char sub[WL_KEY_MAX];
+	int l;
+
+	memset(op, 0, sizeof *op);
+	op->reg = -1;
+	cfg_node_where(g, sub, sizeof sub, &l);
+	op->line = l;
+	if (!wl_op_kind(L, g, key, op))
+		return false;
+	opname = wl_op_names[op->kind];
 	wl_check_keys(L, g, key, opname, wl_op_keys[op->kind], wl_nkeys(op->kind));
-	shared = op->kind == WORKLOAD_OP_SHARED_LOAD || op->kind == WORKLOAD_OP_SHARED_STORE;
 
 	/* uses first: they name registers written before this op */
 	m = cfg_node_member(g, "uses");
@@ -833,155 +1074,9 @@ static bool wl_load_op(struct wl_loader *L, const struct cfg_node *g, const char
 		wl_key(sub, key, "uses");
 		op->uses = wl_uses(L, m, sub);
 	}
-
-	switch (op->kind) {
-	case WORKLOAD_OP_LOAD:
-	case WORKLOAD_OP_STORE:
-	case WORKLOAD_OP_SHARED_LOAD:
-	case WORKLOAD_OP_SHARED_STORE:
-	case WORKLOAD_OP_CHASE: {
-		const struct cfg_node *an = wl_need(L, g, key, "array", opname);
-		int a = -1;
-
-		if (an != NULL) {
-			wl_key(sub, key, "array");
-			a = wl_array_ref(L, an, sub, shared);
-		}
-		if (a < 0)
-			ok = false;
-		else
-			op->array = (uint32_t)a;
-		if (op->kind == WORKLOAD_OP_CHASE) {
-			m = wl_need(L, g, key, "loads", opname);
-			wl_key(sub, key, "loads");
-			if (m == NULL || (op->count = wl_compile(L, m, sub, WL_NAMES_COUNT,
-								 &op->count_text)) == NULL)
-				ok = false;
-			m = cfg_node_member(g, "order");
-			if (m != NULL) {
-				const char *o = cfg_node_string(m);
-
-				wl_key(sub, key, "order");
-				if (o != NULL && strcmp(o, "random") == 0) {
-					op->order = WORKLOAD_CHASE_RANDOM;
-				} else if (o != NULL && strcmp(o, "sequential") == 0) {
-					op->order = WORKLOAD_CHASE_SEQUENTIAL;
-				} else {
-					cfg_node_repr(m, got, sizeof got);
-					wl_err(L, m, sub, "expected \"random\" or \"sequential\", "
-					       "got %s", got);
-					ok = false;
-				}
-			}
-		} else {
-			m = wl_need(L, g, key, "index", opname);
-			wl_key(sub, key, "index");
-			if (m == NULL || (op->index = wl_compile(L, m, sub, WL_NAMES_INDEX,
-								 &op->index_text)) == NULL)
-				ok = false;
-		}
-		m = cfg_node_member(g, "bytes");
-		wl_key(sub, key, "bytes");
-		if (m != NULL) {
-			int rc = cfg_node_int(m, &v);
-
-			if (rc != 0 || !wl_is_access_size(v)) {
-				cfg_node_repr(m, got, sizeof got);
-				wl_err(L, m, sub, "expected 1, 2, 4, 8 or 16, got %s", got);
-				ok = false;
-			} else {
-				op->bytes = (uint32_t)v;
-			}
-		} else if (a >= 0) {
-			uint32_t eb = shared ? w->shared[a].elem_bytes : w->arrays[a].elem_bytes;
-
-			if (op->kind == WORKLOAD_OP_CHASE)
-				op->bytes = eb < 8 ? eb : 8;
-			else
-				op->bytes = eb;
-			if (!wl_is_access_size(op->bytes)) {
-				wl_err(L, g, sub, "required key missing: the element size %u of "
-				       "\"%s\" is not an access size (1, 2, 4, 8 or 16)", eb,
-				       cfg_node_string(an));
-				ok = false;
-			}
-		}
-		m = cfg_node_member(g, "reg");
-		if (m != NULL) {
-			wl_key(sub, key, "reg");
-			op->reg = wl_def_reg(L, m, sub);
-			if (op->reg < 0)
-				ok = false;
-		}
-		break;
-	}
-	case WORKLOAD_OP_ALU:
-		m = wl_need(L, g, key, "latency", opname);
-		wl_key(sub, key, "latency");
-		if (m != NULL) {
-			if (cfg_node_int(m, &v) != 0 || v < 1 || v > 1000000) {
-				cfg_node_repr(m, got, sizeof got);
-				wl_err(L, m, sub, "expected an integer in 1..1000000, got %s", got);
-				ok = false;
-			} else {
-				op->latency = (uint32_t)v;
-			}
-		} else {
-			ok = false;
-		}
-		break;
-	case WORKLOAD_OP_BARRIER:
-		break;
-	case WORKLOAD_OP_LOOP: {
-		const struct cfg_node *vn = wl_need(L, g, key, "var", opname);
-		const struct cfg_node *cn = wl_need(L, g, key, "count", opname);
-		const struct cfg_node *bn = wl_need(L, g, key, "body", opname);
-		const char *var = cfg_node_string(vn);
-
-		wl_key(sub, key, "count");
-		if (cn == NULL || (op->count = wl_compile(L, cn, sub, WL_NAMES_COUNT,
-							  &op->count_text)) == NULL)
-			ok = false;
-		wl_key(sub, key, "var");
-		if (vn != NULL && (var == NULL || !wl_is_name(var))) {
-			cfg_node_repr(vn, got, sizeof got);
-			wl_err(L, vn, sub, "expected a variable name such as \"k\", got %s", got);
-			var = NULL;
-		} else if (var != NULL) {
-			bool clash = wl_is_reserved(var);
-			int64_t pv;
-
-			for (i = 0; i < L->depth; i++)
-				clash = clash || strcmp(L->scope[i], var) == 0;
-			clash = clash || workload_param(w, var, &pv);
-			if (clash) {
-				wl_err(L, vn, sub, "\"%s\" is already a built-in, parameter or "
-				       "enclosing loop variable", var);
-				var = NULL;
-			}
-		}
-		if (var == NULL) {
-			ok = false;
-			var = "?"; /* still walk the body, to report its problems */
-		}
-		if (L->depth == WORKLOAD_MAX_DEPTH) {
-			wl_err(L, g, key, "loops nested deeper than %u", WORKLOAD_MAX_DEPTH);
-			return false;
-		}
-		op->var = xstrdup(var);
-		op->var_slot = EXPR_BUILTIN_COUNT + L->depth;
-		if (bn != NULL) {
-			wl_key(sub, key, "body");
-			L->scope[L->depth++] = op->var;
-			wl_load_body(L, bn, sub, &op->body, &op->nbody);
-			L->depth--;
-		}
-		break;
-	}
-	default:
+	if (wl_op_loaders[op->kind] == NULL)
 		sim_panic("op kind %d", (int)op->kind);
-	}
-	return ok;
+	return wl_op_loaders[op->kind](L, g, key, opname, op);
 }
 
 static void wl_free_ops(struct workload_op *ops, size_t n);
