@@ -624,6 +624,7 @@ bool cfg_reread_int(struct cfg *c, const config_setting_t *s, int64_t *out, bool
 	const char *name = config_setting_name(s);
 	unsigned line = config_setting_source_line(s);
 	struct src_file *f;
+	long long libval;
 	const char *p;
 	size_t n;
 
@@ -636,6 +637,10 @@ bool cfg_reread_int(struct cfg *c, const config_setting_t *s, int64_t *out, bool
 	if (f->failed || line > f->nlines)
 		return false;
 	n = strlen(name);
+	/* The setting's literal: the first `name = number` on its line whose low 32 bits are what
+	 * libconfig read (so that of two settings of one name on a line, say two array entries'
+	 * `elems`, each gets its own), or one too large for 64 bits. */
+	libval = config_setting_get_int64(s);
 	for (p = f->lines[line - 1]; (p = strstr(p, name)) != NULL; p += n) {
 		const char *q = p + n;
 		char *end;
@@ -651,6 +656,8 @@ bool cfg_reread_int(struct cfg *c, const config_setting_t *s, int64_t *out, bool
 		errno = 0;
 		v = strtoll(q, &end, 0);
 		if (end == q)
+			continue;
+		if (errno != ERANGE && (uint32_t)v != (uint32_t)libval)
 			continue;
 		if (errno == ERANGE)
 			*overflow = true;

@@ -526,7 +526,8 @@ static const char tree_text[] =
 	"  x = 0x10;\n"
 	"  y = ( 1, \"two\", [ 3, 4 ] );\n"
 	"};\n"
-	"huge = 99999999999999999999;\n"; /* line 10 */
+	"huge = 99999999999999999999;\n" /* line 10 */
+	"arr = ( { n = 1024; w = 4; }, { n = 64; w = 8589934592; } );\n";
 
 static void tree_kinds_and_values(void **state)
 {
@@ -542,9 +543,20 @@ static void tree_kinds_and_values(void **state)
 	assert_int_equal(cfg_load_string(&c, "t.cfg", tree_text, &err), 0);
 	r = cfg_root(c);
 	assert_int_equal(cfg_node_kind(r), CFG_KIND_GROUP);
-	assert_int_equal(cfg_node_length(r), 7);
+	assert_int_equal(cfg_node_length(r), 8);
 	assert_null(cfg_node_name(r));
 	assert_int_equal(cfg_node_int(cfg_node_member(r, "big"), &i), 0);
+	assert_true(i == INT64_C(8589934592));
+	/* two settings of one name on a line: each its own literal (the re-read of a truncated
+	 * 64-bit literal must not take the first one it finds) */
+	g = cfg_node_member(r, "arr");
+	assert_int_equal(cfg_node_int(cfg_node_member(cfg_node_elem(g, 0), "n"), &i), 0);
+	assert_int_equal(i, 1024);
+	assert_int_equal(cfg_node_int(cfg_node_member(cfg_node_elem(g, 1), "n"), &i), 0);
+	assert_int_equal(i, 64);
+	assert_int_equal(cfg_node_int(cfg_node_member(cfg_node_elem(g, 0), "w"), &i), 0);
+	assert_int_equal(i, 4);
+	assert_int_equal(cfg_node_int(cfg_node_member(cfg_node_elem(g, 1), "w"), &i), 0);
 	assert_true(i == INT64_C(8589934592));
 	assert_int_equal(cfg_node_int(cfg_node_member(r, "neg"), &i), 0);
 	assert_int_equal(i, -5);
@@ -597,7 +609,7 @@ static void tree_kinds_and_values(void **state)
 
 static void tree_members_in_order_and_where(void **state)
 {
-	static const char *const names[] = { "big", "neg", "f", "b", "s", "g", "huge" };
+	static const char *const names[] = { "big", "neg", "f", "b", "s", "g", "huge", "arr" };
 	struct sim_err err;
 	struct cfg *c;
 	const struct cfg_node *r;
