@@ -386,14 +386,8 @@ static enum level_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t vis
 		return try_store(l1, r, &lk, &bytes, visible, tnow);
 	if (lk.outcome != CACHE_HIT)
 		return try_load_miss(l1, r, line, &lk, visible, tnow);
-	if (!level_replyq_has_room(&l1->rq))
-		return LEVEL_STALL_REPLY_FULL;
-	req_enter(r, MEM_STAGE_L1_ACCESS, clock_tick_of(l1->clk, visible));
-	level_count(&l1->st.lv, lk.outcome);
-	l1->st.loads++;
-	r->merged = NULL;
-	level_replyq_push(&l1->rq, now + l1->p.hit_latency_cycles, r);
-	return LEVEL_STALL_NONE;
+	return level_load_hit(&l1->rq, &l1->st.lv, r, clock_tick_of(l1->clk, visible),
+			      now + l1->p.hit_latency_cycles);
 }
 
 /* The data banks r touches: word w (data_bank_bytes each) of line L sits in bank

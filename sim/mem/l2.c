@@ -493,14 +493,8 @@ static enum level_stall try_accept(struct l2 *l2, struct mem_req *r, cycle_t vis
 		return try_store(l2, r, line, &lk, &bytes, visible, now);
 	if (lk.outcome != CACHE_HIT)
 		return try_load_miss(l2, r, line, &lk, visible, now);
-	if (!level_replyq_has_room(&l2->rq))
-		return LEVEL_STALL_REPLY_FULL;
-	req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
-	level_count(&l2->st.lv, lk.outcome);
-	l2->st.loads++;
-	r->merged = NULL;
-	level_replyq_push(&l2->rq, now + l2->p.hit_latency_cycles, r);
-	return LEVEL_STALL_NONE;
+	return level_load_hit(&l2->rq, &l2->st.lv, r, clock_tick_of(l2->clk, visible),
+			      now + l2->p.hit_latency_cycles);
 }
 
 static void l2_lookups(struct l2 *l2, cycle_t now)

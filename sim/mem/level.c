@@ -122,6 +122,19 @@ bool level_lookup(struct cache *c, struct level_head *h, const struct mem_req *r
 	return has_bytes;
 }
 
+enum level_stall level_load_hit(struct level_replyq *q, struct level_stats *st, struct mem_req *r,
+				tick_t visible_tick, cycle_t ready)
+{
+	if (!level_replyq_has_room(q))
+		return LEVEL_STALL_REPLY_FULL;
+	req_enter(r, q->access, visible_tick);
+	level_count(st, CACHE_HIT);
+	st->loads++;
+	r->merged = NULL;
+	level_replyq_push(q, ready, r);
+	return LEVEL_STALL_NONE;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Load misses
  */

@@ -123,6 +123,12 @@ void level_head_dump(const struct level_head *h, const struct link *in, FILE *ou
 bool level_lookup(struct cache *c, struct level_head *h, const struct mem_req *r, addr_t line,
 		  struct cache_bytes *bytes, struct cache_lookup *lk);
 
+/* A load hit: a slot in the reply pipeline q (else LEVEL_STALL_REPLY_FULL), stamped at the
+ * tick it became visible, counted, its reply due at cycle ready. */
+struct level_replyq;
+enum level_stall level_load_hit(struct level_replyq *q, struct level_stats *st, struct mem_req *r,
+				tick_t visible_tick, cycle_t ready);
+
 /*
  * A load that missed (lk): the MSHR's answer. On a refusal (no entry, or the entry's merge
  * limit) the refusal is counted in the MSHR and the stall returned; else LEVEL_STALL_NONE with
