@@ -330,6 +330,11 @@ struct eventq *clock_eventq(const struct clock *c)
 	return c->q;
 }
 
+cycle_t clock_next_edge(const struct clock *c)
+{
+	return next_edge_cycle(c);
+}
+
 cycle_t clock_cycle(const struct clock *c)
 {
 	tick_t now = eventq_now(c->q);

@@ -74,6 +74,8 @@ tick_t clock_period(const struct clock *c);
 struct eventq *clock_eventq(const struct clock *c);
 /* floor(now / period): the domain's current cycle. */
 cycle_t clock_cycle(const struct clock *c);
+/* The first edge of c that has not fired and is not in the past: where a wake lands. */
+cycle_t clock_next_edge(const struct clock *c);
 /* Tick of the edge of cycle cyc. */
 tick_t clock_tick_of(const struct clock *c, cycle_t cyc);
 /* Number of edges this domain has fired (its scheduling cost). */

@@ -170,6 +170,7 @@ struct eventq {
 	uint64_t fired;
 	int domains;                 /* eventq_add_domain */
 	int cur_prio;                /* priority of the event firing (or the last fired) */
+	tick_t horizon;              /* eventq_horizon */
 	bool stop;
 	bool firing;
 	const char *unit;
@@ -1003,8 +1004,26 @@ uint64_t eventq_run_until(struct eventq *q, tick_t limit)
 		if (q->stop)
 			break;
 	}
+	/* Stopped: the simulation reached now (the events of this tick that order after the
+	 * stopping one have not fired). Ran out: it reached the limit, however long ago the last
+	 * event fired. */
+	if (q->stop || limit == TICK_NEVER)
+		q->horizon = q->now > q->horizon ? q->now : q->horizon;
+	else
+		q->horizon = limit > q->horizon ? limit : q->horizon;
 	q->stop = false;
 	return q->fired - start;
+}
+
+void eventq_advance(struct eventq *q, tick_t t)
+{
+	SIM_ASSERT(!q->firing && t >= q->now && eventq_next_tick(q) >= t);
+	advance(q, t);
+}
+
+tick_t eventq_horizon(const struct eventq *q)
+{
+	return q->horizon;
 }
 
 void eventq_stop(struct eventq *q)

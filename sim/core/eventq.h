@@ -66,8 +66,16 @@ bool eventq_step(struct eventq *q);
 uint64_t eventq_run_until(struct eventq *q, tick_t limit);
 /* Makes the current eventq_run_until return after the handler that calls it. */
 void eventq_stop(struct eventq *q);
+/* How far the simulation has been run: the greatest limit an eventq_run_until reached without
+ * being stopped (every event up to it fired, even if the last one was much earlier), or the tick
+ * it was stopped at (events of that tick ordering after the stopping one did not fire). Work a
+ * unit defers while idle is due up to here (mc_settle). 0 before any run. */
+tick_t eventq_horizon(const struct eventq *q);
 
 tick_t eventq_now(const struct eventq *q);
+/* Moves now forward to t, outside any handler, with no event pending before t (say, to the
+ * limit an eventq_run_until reached without firing anything that late). */
+void eventq_advance(struct eventq *q, tick_t t);
 /* Tick of the earliest live event, or TICK_NEVER if none. */
 tick_t eventq_next_tick(struct eventq *q);
 /* Number of live (scheduled, not fired, not cancelled) events. */

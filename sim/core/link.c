@@ -47,6 +47,8 @@ struct link {
 	uint32_t head;  /* index of the oldest item */
 	uint32_t count;
 	bool producer_waiting;
+	uint64_t *watch;      /* link_set_watch: the consumer's bitmap, and this link's bit */
+	uint32_t watch_bit;
 	struct link_stats st;
 };
 
@@ -92,6 +94,14 @@ void link_set_consumer(struct link *l, struct clock_unit *consumer)
 		clock_wake_at(consumer, l->ring[l->head].ready);
 }
 
+void link_set_watch(struct link *l, uint64_t *words, uint32_t bit)
+{
+	l->watch = words;
+	l->watch_bit = bit;
+	if (words != NULL && l->count > 0)
+		words[bit / 64] |= 1ull << (bit % 64);
+}
+
 bool link_can_push(const struct link *l)
 {
 	return l->count < l->capacity;
@@ -111,6 +121,8 @@ void link_push(struct link *l, void *item)
 	s->item = item;
 	s->ready = clock_cycle(l->clk) + l->latency;
 	l->count++;
+	if (l->watch != NULL)
+		l->watch[l->watch_bit / 64] |= 1ull << (l->watch_bit % 64);
 	l->st.pushes++;
 	stat_level_inc(&l->st.occupancy);
 	if (l->consumer != NULL)

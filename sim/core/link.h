@@ -48,6 +48,11 @@ void link_set_producer(struct link *l, struct clock_unit *producer);
  * must belong to the link's clock. If items are waiting it is woken for the head. */
 void link_set_consumer(struct link *l, struct clock_unit *consumer);
 
+/* A consumer with many input links: every push sets bit `bit` of words (the consumer clears it
+ * when it finds the link empty, link_occupancy), so that it visits only the links that may hold
+ * something. words NULL: no watch. */
+void link_set_watch(struct link *l, uint64_t *words, uint32_t bit);
+
 bool link_can_push(const struct link *l);
 /* Pushes item if there is room and returns true; else counts a stall and returns false. */
 bool link_try_push(struct link *l, void *item);

@@ -23,6 +23,16 @@
  *      for each command bus;
  *   5. sleep until the earliest cycle any candidate, completion or refresh deadline needs.
  *
+ * Idle refresh (mc_set_lazy_refresh). A controller with nothing queued, in flight or sent to it
+ * would still wake at every refresh deadline: on an idle GPU that was most of the events (a
+ * pointer chase spent 82% of its events there). Instead it records the cycle of its next pass
+ * (lazy_next) and sleeps without a wake; when an access comes (mc_tick, or mc_enqueue before it
+ * queues it) or mc_settle is called, it first makes the passes it skipped, each at its own
+ * cycle (catch_up: the same pass function, so the same PRE and REF commands at the same cycles,
+ * the same counters and waterfall). Nothing else reads or changes an idle controller's state
+ * meanwhile: an access sent through a port waits on the input link until the tick that catches
+ * up, and a pass never looks at the link's contents. test_mc compares the two command by command.
+ *
  * Page policy: open keeps rows open until a conflict; closed issues RDA/WRA unless another queued
  * access hits the row; adaptive issues RDA/WRA only when no queued access hits the row and one to
  * another row of the bank waits.
@@ -234,6 +244,8 @@ struct mc {
 	struct addrmap *map;                /* mc_set_map */
 	uint32_t part_shift, part_ports;    /* partition map: chunk size (log2), ports */
 	struct mc_shared *shared;           /* read latency distribution, injected fault */
+	bool lazy_refresh;                  /* mc_set_lazy_refresh */
+	cycle_t lazy_next;                  /* idle: the next pass skipped (CYCLE_NEVER: none) */
 	mc_done_fn *done_fn;
 	void *done_ctx;
 	struct ent *pool, *free;
@@ -257,6 +269,7 @@ struct mc {
 };
 
 static void mc_tick(void *self, cycle_t now);
+static void catch_up(struct mc *m, cycle_t until);
 
 /* ---------------------------------------------------------------------------------------------
  * FIFOs
@@ -354,6 +367,7 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 	m->unit = clock_attach(clk, name, mc_tick, m);
 	m->done_fn = done;
 	m->done_ctx = done_ctx;
+	m->lazy_next = CYCLE_NEVER;
 	/* Pool: both queues, plus an ECC write-back per ECC cache line. */
 	n = p->read_queue + p->write_queue + (p->ecc == MC_ECC_INLINE ? p->ecc_cache_entries : 0);
 	m->pool = xcalloc(n, sizeof *m->pool);
@@ -509,6 +523,9 @@ void mc_enqueue(struct mc *m, const struct mc_access *a)
 
 	SIM_ASSERT(mc_can_accept(m, a->is_write));
 	SIM_ASSERT(a->da.ch == m->ch && a->da.col < m->data_cols);
+	/* the passes an idle controller skipped happened before this access came */
+	if (m->lazy_next < clock_next_edge(m->clk))
+		catch_up(m, clock_next_edge(m->clk) - 1);
 	if (m->accept_cycle != now) {
 		m->accept_cycle = now;
 		m->accepted = 0;
@@ -1290,7 +1307,10 @@ static bool issue_on_buses(struct mc *m, size_t *n, cycle_t now)
 /* Sleeps until the next cycle anything can happen: the earliest candidate left (re-evaluated
  * then), a completion, an access on the input link, a refresh deadline (in next already); the
  * next cycle if anything was issued. With nothing pending and refresh off, a plain sleep. */
-static void mc_sleep(struct mc *m, size_t n, bool issued, cycle_t next, cycle_t now)
+/* The next cycle anything can happen: the earliest candidate left (re-evaluated then), a
+ * completion, an access on the input link, a refresh deadline (in next already); the next
+ * cycle if anything was issued. */
+static cycle_t next_pass(const struct mc *m, size_t n, bool issued, cycle_t next, cycle_t now)
 {
 	size_t i;
 
@@ -1305,26 +1325,18 @@ static void mc_sleep(struct mc *m, size_t n, bool issued, cycle_t next, cycle_t 
 		next = m->wr_done.head->done;
 	if (m->in != NULL && link_head_ready(m->in) < next)
 		next = link_head_ready(m->in);
-	if (next <= now)
-		next = now + 1;
-	if (mc_pending(m) == 0 && m->p->refresh == MC_REFRESH_OFF)
-		clock_sleep(m->unit);
-	else
-		clock_sleep_until(m->unit, next);
+	return next <= now ? now + 1 : next;
 }
 
-/* One pass (see the top): input, completions, refresh and candidates, ECC pre-ops, issue,
- * sleep. */
-static void mc_tick(void *self, cycle_t now)
+/* One pass at cycle now but the input (see the top): completions, refresh and candidates, ECC
+ * pre-ops, issue. Returns the next cycle a pass is needed. */
+static cycle_t mc_pass(struct mc *m, cycle_t now)
 {
-	struct mc *m = self;
 	cycle_t next = CYCLE_NEVER;
 	bool writes, issued;
 	size_t n = 0;
 	uint32_t pc;
 
-	if (m->in != NULL)
-		take_input(m);
 	if (m->rd_done.head != NULL && m->rd_done.head->done <= now)
 		complete(m, &m->rd_done, now);
 	if (m->wr_done.head != NULL && m->wr_done.head->done <= now)
@@ -1335,10 +1347,54 @@ static void mc_tick(void *self, cycle_t now)
 	if (m->p->ecc == MC_ECC_INLINE)
 		prepare_cands(m, n, now);
 	issued = issue_on_buses(m, &n, now);
-	mc_sleep(m, n, issued, next, now);
+	return next_pass(m, n, issued, next, now);
+}
+
+/* An idle controller's passes up to cycle until (inclusive), which it skipped while it slept
+ * (see "Idle refresh" at the top). */
+static void catch_up(struct mc *m, cycle_t until)
+{
+	while (m->lazy_next != CYCLE_NEVER && m->lazy_next <= until) {
+		/* idle then: accesses sent since (on the input link) are not visible yet */
+		SIM_ASSERT(m->nreads + m->nwrites + m->internal + m->inflight == 0);
+		m->lazy_next = mc_pass(m, m->lazy_next);
+	}
+}
+
+static void mc_tick(void *self, cycle_t now)
+{
+	struct mc *m = self;
+	cycle_t next;
+
+	if (m->lazy_next < now)
+		catch_up(m, now - 1);
+	m->lazy_next = CYCLE_NEVER;
+	if (m->in != NULL)
+		take_input(m);
+	next = mc_pass(m, now);
+	if (mc_pending(m) == 0 && m->p->refresh == MC_REFRESH_OFF) {
+		clock_sleep(m->unit);
+	} else if (m->lazy_refresh && mc_pending(m) == 0) {
+		/* Idle: the passes refresh needs are caught up when something comes, or at the
+		 * end of the run (mc_settle), at the cycles they fall on. */
+		m->lazy_next = next;
+		clock_sleep(m->unit);
+	} else {
+		clock_sleep_until(m->unit, next);
+	}
 #ifdef SIM_DEBUG
 	mc_check(m);
 #endif
+}
+
+void mc_set_lazy_refresh(struct mc *m, bool on)
+{
+	m->lazy_refresh = on;
+}
+
+void mc_settle(struct mc *m, cycle_t until)
+{
+	catch_up(m, until);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1444,6 +1500,9 @@ void mc_check(const struct mc *m)
 	SIM_ASSERT(m->in == NULL ? m->reserved[0] + m->reserved[1] == 0
 				 : link_occupancy(m->in) == m->reserved[0] + m->reserved[1]);
 	SIM_ASSERT(m->req_pending <= mc_pending(m));
+	/* a controller that skips its passes has nothing queued or in flight */
+	SIM_ASSERT(m->lazy_next == CYCLE_NEVER ||
+		   m->nreads + m->nwrites + m->internal + m->inflight == 0);
 	for (i = 0; i < 2; i++) {
 		SIM_ASSERT(m->waiters[i].n <= m->nports);
 		/* a line waits only while its entries are short */

@@ -144,6 +144,18 @@ struct mc_shared {
 };
 void mc_set_shared(struct mc *m, struct mc_shared *shared);
 
+/*
+ * Idle refresh. With lazy refresh on, a controller with nothing queued, in flight or on its
+ * input does not wake for the refreshes that fall due: it keeps the cycle of its next pass and
+ * makes the passes it skipped, at exactly those cycles, when it is next woken (an access
+ * arrives) or when mc_settle asks, so every command, counter and the waterfall are the same as
+ * a controller that woke for each. Whoever turns it on must call mc_settle with the last DRAM
+ * cycle the run reached before reading the controller's statistics or state.
+ */
+void mc_set_lazy_refresh(struct mc *m, bool on);
+/* Makes the passes an idle controller skipped up to DRAM cycle until (inclusive). */
+void mc_settle(struct mc *m, cycle_t until);
+
 /* True if an access of this kind can be accepted this cycle (queue room and port budget). */
 bool mc_can_accept(const struct mc *m, bool is_write);
 /* Queues a copy of *a (SIM_ASSERT mc_can_accept) and wakes the controller. */

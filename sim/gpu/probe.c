@@ -239,6 +239,7 @@ int probe_run(struct sim *s, const struct probe_opts *o, struct probe_result *re
 		clock_wake(ps->unit);
 	}
 	eventq_run_until(sim_eventq(s), TICK_NEVER);
+	sim_settle(s);
 
 	res->loads = o->kind == PROBE_CHASE ? pr.timed : pr.done;
 	res->cycles = pr.last > pr.t0 ? pr.last - pr.t0 : 0;

@@ -171,6 +171,7 @@ static int watchdog_fire(struct run *r, cycle_t at, const char *why, struct sim_
 
 	r->outcome = RUN_WATCHDOG;
 	r->stopped_at = at;
+	sim_settle(r->s);
 	fprintf(stderr, "gmsim: watchdog at core cycle %" PRIu64 ": %s; state of every unit:\n",
 		(uint64_t)at, why);
 	front_dump(r->f, stderr);
@@ -235,7 +236,7 @@ static int check_slice(struct run *r, cycle_t cur, struct sim_err *err)
 				   " blocks of kernel %zu done; statistics so far, marked partial",
 				   r->max_host_s, (uint64_t)cur, done, all, r->kidx);
 	}
-	if (eventq_next_tick(r->q) == TICK_NEVER)
+	if (eventq_next_tick(r->q) == TICK_NEVER && !sim_has_deadlines(r->s))
 		return watchdog_fire(r, cur, "nothing left to simulate with blocks to run", err);
 	return 0;
 }
@@ -267,14 +268,16 @@ static int run_blocks(struct run *r, cycle_t *cur, struct sim_err *err)
 	}
 }
 
-/* Runs the queue on from cycle cur until nothing is in flight (the kernel boundary). Returns 0,
- * or -1 with err filled (the watchdog: the memory system did not drain in its span). */
+/* Runs the queue on from cycle cur, in steps of RUN_DRAIN_STEP, until nothing is in flight (the
+ * kernel boundary); time stands at the end of that step, where the next kernel begins. Returns
+ * 0, or -1 with err filled (the watchdog: the memory system did not drain in its span). */
 static int drain(struct run *r, cycle_t cur, struct sim_err *err)
 {
 	cycle_t give_up = cur + r->watchdog;
 	char why[160];
 
-	while (!sim_is_idle(r->s) && cur < give_up && eventq_next_tick(r->q) != TICK_NEVER) {
+	while (!sim_is_idle(r->s) && cur < give_up &&
+	       (eventq_next_tick(r->q) != TICK_NEVER || sim_has_deadlines(r->s))) {
 		cur = cur + RUN_DRAIN_STEP < give_up ? cur + RUN_DRAIN_STEP : give_up;
 		eventq_run_until(r->q, clock_tick_of(r->clk, cur));
 	}
@@ -285,6 +288,11 @@ static int drain(struct run *r, cycle_t cur, struct sim_err *err)
 		return watchdog_fire(r, cur, why, err);
 	}
 	SIM_ASSERT(req_pool_is_drained(sim_pool(r->s)));
+	/* The queue stands at its last event, which may be well before the step's end; the next
+	 * kernel begins at the step's end whatever happened to fire last (before, the last
+	 * refresh of an idle controller did). */
+	if (clock_tick_of(r->clk, cur) > eventq_now(r->q))
+		eventq_advance(r->q, clock_tick_of(r->clk, cur));
 	return 0;
 }
 
@@ -341,6 +349,7 @@ int run_simulate(struct run *r, struct sim_err *err)
 	r->outcome = RUN_DONE;
 	rc = run_all(r, err);
 	front_finish(r->f); /* a partial run's too */
+	sim_settle(r->s);
 	r->t.host_seconds = host_seconds_since(&r->t0);
 	r->t.cycles = run_cycles(r);
 	for (k = 0; k < r->nw; k++) {

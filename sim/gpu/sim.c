@@ -132,6 +132,7 @@ static void create_mcs(struct sim *s)
 					  s->clk[GPU_CLK_DRAM], NULL);
 		mc_set_input(s->mcs[i], s->mc_in[i]);
 		mc_set_shared(s->mcs[i], &s->mcsh);
+		mc_set_lazy_refresh(s->mcs[i], true);
 		if (p->l2_hash.per_channel)
 			mc_set_map(s->mcs[i], &s->ch_map, s->hash.shift, per);
 		else
@@ -413,6 +414,20 @@ void sim_dump(const struct sim *s, FILE *out)
 		l2_dump(s->l2[i], out);
 	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++)
 		mc_dump(s->mcs[i], out);
+}
+
+void sim_settle(struct sim *s)
+{
+	cycle_t until = eventq_horizon(s->q) / s->spec.tck_ps;
+	uint32_t i;
+
+	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++)
+		mc_settle(s->mcs[i], until);
+}
+
+bool sim_has_deadlines(const struct sim *s)
+{
+	return s->mcs != NULL && s->p.mc.refresh != MC_REFRESH_OFF;
 }
 
 uint32_t sim_channels(const struct sim *s)

@@ -73,6 +73,16 @@ const struct dram_spec *sim_dram_spec(const struct sim *s);
  * Untimed; nothing with the fixed model. Returns the lines installed.
  */
 uint64_t sim_l2_warm(struct sim *s, addr_t addr, uint64_t bytes);
+/*
+ * Idle controllers do not wake for refresh (sim/dram/mc.h: mc_set_lazy_refresh): they make the
+ * refresh passes they skipped when next woken or here, up to the simulation's horizon
+ * (eventq_horizon: the run's stops come from the core domain, whose edges order after the
+ * DRAM's at a shared tick). Call before reading statistics or dumping state.
+ */
+void sim_settle(struct sim *s);
+/* True when the machine has work due at known times even with nothing in flight (refresh), so
+ * an empty event queue does not mean that nothing is left to simulate. */
+bool sim_has_deadlines(const struct sim *s);
 /* Every unit's queues, for the watchdog and panics. */
 void sim_dump(const struct sim *s, FILE *out);
 

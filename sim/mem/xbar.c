@@ -8,7 +8,10 @@
  * an 8 B read request holds a port for one cycle, a 136 B four-sector reply for five (GPGPU-Sim's
  * local crossbar moves one packet per port per cycle whatever its size).
  *
- * One cycle (xbar_tick), for each network:
+ * One cycle (xbar_tick), for each network, visiting only the inputs whose link may hold packets
+ * and the outputs whose pipeline does (bitmaps: a push sets an input's bit, link_set_watch; a
+ * port's bit is cleared when it is found empty), in index order, so that a cycle with one packet
+ * costs as much with 576 ports as with 2:
  *   1. deliver: each output's pipeline pushes, in order, every packet whose ready cycle has come
  *      while its output link has room (link_try_push: a refusal makes the link wake us on its
  *      next pop); a refused packet stalls the port's deliveries (stall_full counts the cycles);
@@ -141,6 +144,8 @@ struct xbar_network {
 	struct xbar_in *in;
 	struct xbar_out *out;
 	uint32_t *touched;    /* outputs with a winner this cycle (scratch, nout) */
+	uint64_t *in_busy;    /* bit i: input i's link may hold packets (link_set_watch) */
+	uint64_t *out_busy;   /* bit o: output o's pipeline holds packets */
 	uint64_t popped, delivered; /* for xbar_check; never reset */
 	struct xbar_port_stats tot;
 	struct stats_dist *qdelay;
@@ -272,10 +277,13 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 	n->in = xcalloc(nin, sizeof *n->in);
 	n->out = xcalloc(nout, sizeof *n->out);
 	n->touched = xcalloc(nout, sizeof *n->touched);
+	n->in_busy = xcalloc((nin + 63) / 64, sizeof *n->in_busy);
+	n->out_busy = xcalloc((nout + 63) / 64, sizeof *n->out_busy);
 	for (i = 0; i < nin; i++) {
 		char *name = xasprintf("%s.%s.in%u", prefix, net_names[id], i);
 
 		n->in[i].l = link_create(name, x->p.input_buffer, 1, x->clk, x->unit);
+		link_set_watch(n->in[i].l, n->in_busy, i);
 		n->in[i].last_pop = CYCLE_NEVER;
 		free(name);
 	}
@@ -328,6 +336,8 @@ void xbar_destroy(struct xbar *x)
 		free(n->in);
 		free(n->out);
 		free(n->touched);
+		free(n->in_busy);
+		free(n->out_busy);
 	}
 	free(x->slot_mem);
 	free(x);
@@ -428,11 +438,14 @@ static inline struct xbar_slot *pipe_slot(const struct xbar *x, const struct xba
 /* Step 1: push every due packet that fits; a refusal stalls the port's deliveries. */
 static void xbar_deliver(struct xbar *x, struct xbar_network *n, cycle_t now)
 {
-	uint32_t i;
+	uint32_t w, i;
 
-	for (i = 0; i < n->nout; i++) {
-		struct xbar_out *o = &n->out[i];
+	for (w = 0; w < (n->nout + 63) / 64; w++)
+	for (uint64_t bits = n->out_busy[w]; bits != 0; bits &= bits - 1) {
+		struct xbar_out *o;
 
+		i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+		o = &n->out[i];
 		while (o->count > 0) {
 			struct xbar_slot *s = &o->slots[o->head];
 
@@ -455,6 +468,8 @@ static void xbar_deliver(struct xbar *x, struct xbar_network *n, cycle_t now)
 			o->count--;
 			n->delivered++;
 		}
+		if (o->count == 0)
+			n->out_busy[w] &= ~(1ull << (i % 64));
 	}
 }
 
@@ -506,6 +521,7 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 	s->r = r;
 	s->ready = now + ser + x->p.latency_cycles;
 	o->count++;
+	n->out_busy[oi / 64] |= 1ull << (oi % 64);
 	o->rr = i + 1 == n->nin ? 0 : i + 1;
 	n->popped++;
 }
@@ -513,13 +529,21 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 /* Step 2: every free output picks round-robin among the inputs whose visible head targets it. */
 static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 {
-	uint32_t i, ntouched = 0;
+	uint32_t w, i, ntouched = 0;
 
-	for (i = 0; i < n->nin; i++) {
-		const struct mem_req *r = link_peek(n->in[i].l);
+	/* inputs in index order (the round-robin distances), only those that may hold packets */
+	for (w = 0; w < (n->nin + 63) / 64; w++)
+	for (uint64_t bits = n->in_busy[w]; bits != 0; bits &= bits - 1) {
+		const struct mem_req *r;
 		struct xbar_out *o;
 		uint32_t oi, dist;
 
+		i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+		if (link_occupancy(n->in[i].l) == 0) {
+			n->in_busy[w] &= ~(1ull << (i % 64));
+			continue;
+		}
+		r = link_peek(n->in[i].l);
 		if (r == NULL || n->in[i].busy_until > now)
 			continue;
 		oi = route(n, r);
@@ -547,20 +571,25 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 static cycle_t xbar_next(const struct xbar *x, const struct xbar_network *n, cycle_t now)
 {
 	cycle_t next = CYCLE_NEVER;
-	uint32_t i;
+	uint32_t w, i;
 
-	for (i = 0; i < n->nout; i++) {
-		const struct xbar_out *o = &n->out[i];
+	for (w = 0; w < (n->nout + 63) / 64; w++)
+	for (uint64_t bits = n->out_busy[w]; bits != 0; bits &= bits - 1) {
+		const struct xbar_out *o = &n->out[w * 64 + (uint32_t)__builtin_ctzll(bits)];
 
 		/* A due head was refused: the output link's pop wakes us. */
 		if (o->count > 0 && o->slots[o->head].ready > now && o->slots[o->head].ready < next)
 			next = o->slots[o->head].ready;
 	}
-	for (i = 0; i < n->nin; i++) {
-		const struct link *l = n->in[i].l;
+	for (w = 0; w < (n->nin + 63) / 64; w++)
+	for (uint64_t bits = n->in_busy[w]; bits != 0; bits &= bits - 1) {
+		const struct link *l;
 		const struct xbar_out *o;
-		cycle_t c = link_head_ready(l);
+		cycle_t c;
 
+		i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+		l = n->in[i].l;
+		c = link_head_ready(l);
 		if (c == CYCLE_NEVER)
 			continue;
 		if (c <= now && n->in[i].busy_until > now) {

@@ -1239,6 +1239,66 @@ static struct mc_access *acc_new(struct env *e, uint32_t bank, uint32_t row, uin
 	return &ev->a;
 }
 
+/*
+ * Idle refresh: a controller with lazy refresh on, woken only by its accesses and settled at the
+ * end, issues every command at the same cycle as one that wakes for each refresh (per-bank
+ * refresh on, accesses with idle gaps of many refresh intervals, a write among them), with the
+ * same completions, counters and waterfall, for a fraction of the events.
+ */
+static void lazy_schedule(struct env *e)
+{
+	rd_at(e, 0, 1, 5, 0);
+	rd_at(e, 3000, 1, 5, 1);
+	wr_at(e, 3010, 2, 7, 0);
+	rd_at(e, 20000, 3, 9, 0);
+	rd_at(e, 20001, 3, 10, 0);
+}
+
+static void test_lazy_refresh(void **state)
+{
+	struct env *a = env_new(state, DRAM_STD_GDDR6, 14.0, 1), *b;
+	struct mc_waterfall wa, wb;
+	void *st2 = NULL;
+	double ra = 0, rb = -1;
+	uint32_t i;
+
+	b = env_new(&st2, DRAM_STD_GDDR6, 14.0, 1);
+	a->p.refresh = b->p.refresh = MC_REFRESH_PER_BANK;
+	env_start(a, 1);
+	env_start(b, 1);
+	mc_set_lazy_refresh(b->mc[0], true);
+	lazy_schedule(a);
+	lazy_schedule(b);
+	run_to(a, 40000);
+	run_to(b, 40000);
+	mc_settle(b->mc[0], 40000);
+	assert_int_equal(a->ndone, 5);
+	assert_int_equal(b->ndone, 5);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(a->done[i].id, b->done[i].id);
+		assert_int_equal(a->done[i].arrival, b->done[i].arrival);
+		assert_int_equal(a->done[i].done, b->done[i].done);
+	}
+	assert_true(a->nlog > 100 && a->nlog < MAX_LOG);
+	assert_int_equal(a->nlog, b->nlog);
+	for (i = 0; i < a->nlog; i++) {
+		assert_int_equal(a->log[i].cmd, b->log[i].cmd);
+		assert_int_equal(a->log[i].at, b->log[i].at);
+		assert_memory_equal(&a->log[i].a, &b->log[i].a, sizeof a->log[i].a);
+	}
+	assert_true(stats_get(a->st, "mc0.refreshes", &ra) && stats_get(b->st, "mc0.refreshes", &rb));
+	assert_true(ra > 100 && ra == rb);
+	mc_waterfall(a->mc[0], 40000, &wa);
+	mc_waterfall(b->mc[0], 40000, &wb);
+	assert_memory_equal(&wa, &wb, sizeof wa);
+	print_message("# %.0f refreshes: %llu events woken for each, %llu lazy\n", ra,
+		      (unsigned long long)eventq_fired(a->q), (unsigned long long)eventq_fired(b->q));
+	assert_true(eventq_fired(b->q) * 10 < eventq_fired(a->q));
+	assert_no_violations(a);
+	assert_no_violations(b);
+	env_free(&st2);
+}
+
 /* A port's sender: a unit of the DRAM clock that does nothing but go back to sleep. */
 static void sender_tick(void *self, cycle_t now)
 {
@@ -1460,6 +1520,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_producer_woken, env_free),
 		cmocka_unit_test_teardown(test_accept_per_cycle, env_free),
 		cmocka_unit_test_teardown(test_admission_order, env_free),
+		cmocka_unit_test_teardown(test_lazy_refresh, env_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
