@@ -523,9 +523,11 @@ void mc_enqueue(struct mc *m, const struct mc_access *a)
 
 	SIM_ASSERT(mc_can_accept(m, a->is_write));
 	SIM_ASSERT(a->da.ch == m->ch && a->da.col < m->data_cols);
-	/* the passes an idle controller skipped happened before this access came */
+	/* the passes an idle controller skipped happened before this access came; from now on
+	 * it is awake (clock_wake below) and finds its next pass itself */
 	if (m->lazy_next < clock_next_edge(m->clk))
 		catch_up(m, clock_next_edge(m->clk) - 1);
+	m->lazy_next = CYCLE_NEVER;
 	if (m->accept_cycle != now) {
 		m->accept_cycle = now;
 		m->accepted = 0;
