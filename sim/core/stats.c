@@ -29,7 +29,7 @@
  *     still use and destroy it).
  *   - node.has_plain is true iff the node's subtree holds a value not flagged STATS_HOST, so a
  *     STATS_DUMP_NO_HOST dump prints no empty JSON group.
- *   - A dist's count == underflow + overflow + the histogram's sum == gsl_rstat_n.
+ *   - A dist's count == underflow + overflow + the histogram's sum (0 before it is allocated).
  *
  * Printing
  *   Each dump evaluates every value once (formulas included) into a snapshot, then formats it.
@@ -42,10 +42,16 @@
  *
  * Distributions on the hot path
  *   stats_dist_add runs for every request at several levels, so it avoids what GSL's
- *   per-sample cost it can while leaving the statistics to GSL:
- *   - mean/sd/min/max are gsl_rstat's (gsl_rstat_add; the project does not hand-write the
- *     statistics GSL provides, even where gsl_rstat also keeps moments nothing here reads);
- *   - the histogram stays a gsl_histogram. When its edges are exactly lo + i * width (checked
+ *   per-sample cost it can:
+ *   - mean, sd, min and max are kept by the running update gsl_rstat_add makes (Welford's: the
+ *     same operations in the same order, so every figure is the same double), without the rest
+ *     of gsl_rstat_add: its third and fourth moments and, the costly part, its P^2 running
+ *     median (gsl_rstat_quantile_add), which nothing here reads (the quantiles come from the
+ *     histogram) and which took 2-3% of a streaming copy's host time. GSL has no rstat without
+ *     the median; sd is gsl_rstat_sd's sqrt(M2 / (n - 1)) (0 for one sample);
+ *   - the histogram stays a gsl_histogram, allocated at the first sample that falls in it (an
+ *     instance that never sees one, say the L1 of an SM without work, costs no bins). When its
+ *     edges are exactly lo + i * width (checked
  *     edge by edge at creation; true for the power-of-two bin widths the units use), the bin is
  *     computed from x and checked against those edges by arithmetic instead of reading the
  *     range array, then h->bin[i] is incremented as gsl_histogram_accumulate does. The bin
@@ -73,7 +79,6 @@
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_histogram.h>
-#include <gsl/gsl_rstat.h>
 
 #include "log.h"
 #include "stats.h"
@@ -109,8 +114,11 @@ static const struct {
 };
 
 struct stats_dist {
-	gsl_rstat_workspace *rs; /* count, mean, sd, min, max of every sample */
-	gsl_histogram *h;        /* [lo, hi) in equal bins, for the quantiles */
+	double mean, m2;         /* gsl_rstat_add's running mean and M2 (see the top) */
+	double min, max;         /* of every sample */
+	gsl_histogram *h;        /* [lo, hi) in equal bins, for the quantiles; NULL until the
+				  * first sample in range */
+	size_t bins;
 	double lo, hi;
 	double width;            /* (hi - lo) / bins */
 	double inv_width;        /* 1 / width: a first guess of the bin, checked */
@@ -324,8 +332,8 @@ struct stats *stats_create(void)
 
 static void dist_free(struct stats_dist *d)
 {
-	gsl_rstat_free(d->rs);
-	gsl_histogram_free(d->h);
+	if (d->h != NULL)
+		gsl_histogram_free(d->h);
 	free(d);
 }
 
@@ -469,42 +477,68 @@ struct stats_dist *stats_dist(struct stats *st, const char *name, const char *de
 	d = xcalloc(1, sizeof *d);
 	d->lo = lo;
 	d->hi = hi;
-	d->rs = gsl_rstat_alloc();
-	d->h = gsl_histogram_alloc(bins);
-	if (d->rs == NULL || d->h == NULL)
-		sim_panic("stats: out of memory for distribution %s (%zu bins)", name, bins);
-	if (gsl_histogram_set_ranges_uniform(d->h, lo, hi) != GSL_SUCCESS)
-		sim_panic("stats: cannot set the ranges of distribution %s", name);
+	d->bins = bins;
 	d->width = (hi - lo) / (double)bins;
 	d->inv_width = 1.0 / d->width;
-	d->exact_edges = d->width > 0.0 && isfinite(d->inv_width) && d->h->range[bins] == hi;
-	for (size_t i = 0; d->exact_edges && i <= bins; i++)
-		d->exact_edges = d->h->range[i] == dist_edge(d, i);
 	dist_reset(d);
 	stats_insert(st, KIND_DIST, name, desc, 0)->v.dist = d;
 	return d;
 }
 
 
+/* The histogram, allocated with its first sample; whether its edges are exactly lo + i x width
+ * (the fast bin search). */
+static gsl_histogram *dist_hist(struct stats_dist *d)
+{
+	size_t i;
+
+	if (d->h != NULL)
+		return d->h;
+	d->h = gsl_histogram_alloc(d->bins);
+	if (d->h == NULL)
+		sim_panic("stats: out of memory for a distribution (%zu bins)", d->bins);
+	if (gsl_histogram_set_ranges_uniform(d->h, d->lo, d->hi) != GSL_SUCCESS)
+		sim_panic("stats: cannot set the ranges of a distribution");
+	d->exact_edges = d->width > 0.0 && isfinite(d->inv_width) && d->h->range[d->bins] == d->hi;
+	for (i = 0; d->exact_edges && i <= d->bins; i++)
+		d->exact_edges = d->h->range[i] == dist_edge(d, i);
+	return d->h;
+}
+
 void stats_dist_add(struct stats_dist *d, double x)
 {
+	double delta, delta_n, n;
+
 	SIM_ASSERT(!isnan(x));
-	gsl_rstat_add(x, d->rs);
-	d->count++;
+	/* gsl_rstat_add's running update of what is read (see the top) */
+	if (d->count == 0) {
+		d->min = x;
+		d->max = x;
+	} else {
+		if (x < d->min)
+			d->min = x;
+		if (x > d->max)
+			d->max = x;
+	}
+	delta = x - d->mean;
+	n = (double)++d->count;
+	delta_n = delta / n;
+	d->mean += delta_n;
+	d->m2 += delta * delta_n * (n - 1.0);
 	if (x < d->lo) {
 		d->underflow++;
 	} else if (x >= d->hi) {
 		d->overflow++;
-	} else if (d->exact_edges) {
+	} else if (dist_hist(d) != NULL && d->exact_edges) {
 		/* lo <= x < hi == range[n]: the bin exists; the guess is off by at most one or
 		 * two where rounding bites, and the edges say which way. */
-		size_t n = d->h->n, i = (size_t)((x - d->lo) * d->inv_width);
+		size_t nb = d->bins, i = (size_t)((x - d->lo) * d->inv_width);
 
-		if (i >= n)
-			i = n - 1;
+		if (i >= nb)
+			i = nb - 1;
 		while (i > 0 && x < dist_edge(d, i))
 			i--;
-		while (i + 1 < n && x >= dist_edge(d, i + 1))
+		while (i + 1 < nb && x >= dist_edge(d, i + 1))
 			i++;
 		d->h->bin[i] += 1.0;
 	} else if (gsl_histogram_increment(d->h, x) != GSL_SUCCESS) {
@@ -519,7 +553,13 @@ uint64_t stats_dist_count(const struct stats_dist *d)
 
 double stats_dist_mean(const struct stats_dist *d)
 {
-	return d->count == 0 ? NAN : gsl_rstat_mean(d->rs);
+	return d->count == 0 ? NAN : d->mean;
+}
+
+/* gsl_rstat_sd: the sample standard deviation, 0 for fewer than two samples. */
+static double dist_sd(const struct stats_dist *d)
+{
+	return d->count > 1 ? sqrt(d->m2 / ((double)d->count - 1.0)) : 0.0;
 }
 
 /* The sample value at rank (0 <= rank <= count) under the model described at the top. */
@@ -529,7 +569,7 @@ static double dist_at_rank(const struct stats_dist *d, double rank)
 
 	if (d->underflow > 0 && rank <= cum)
 		return d->lo;
-	for (size_t i = 0; i < gsl_histogram_bins(d->h); i++) {
+	for (size_t i = 0; d->h != NULL && i < gsl_histogram_bins(d->h); i++) {
 		double c = gsl_histogram_get(d->h, i);
 		double lower, upper;
 
@@ -539,7 +579,7 @@ static double dist_at_rank(const struct stats_dist *d, double rank)
 		}
 		cum += c;
 	}
-	return gsl_rstat_max(d->rs); /* in the overflow */
+	return d->max; /* in the overflow */
 }
 
 double stats_dist_quantile(const struct stats_dist *d, double q)
@@ -547,14 +587,14 @@ double stats_dist_quantile(const struct stats_dist *d, double q)
 	SIM_ASSERT(q >= 0.0 && q <= 1.0);
 	if (d->count == 0)
 		return NAN;
-	return fmin(fmax(dist_at_rank(d, q * (double)d->count), gsl_rstat_min(d->rs)),
-		    gsl_rstat_max(d->rs));
+	return fmin(fmax(dist_at_rank(d, q * (double)d->count), d->min), d->max);
 }
 
 static void dist_reset(struct stats_dist *d)
 {
-	gsl_rstat_reset(d->rs);
-	gsl_histogram_reset(d->h);
+	d->mean = d->m2 = d->min = d->max = 0.0;
+	if (d->h != NULL)
+		gsl_histogram_reset(d->h);
 	d->count = 0;
 	d->underflow = 0;
 	d->overflow = 0;
@@ -579,10 +619,10 @@ static struct stats_val dist_field(const struct stats_dist *d, unsigned f)
 
 	switch (f) {
 	case DIST_COUNT: return val_int(d->count);
-	case DIST_MEAN:  return val_real(empty ? NAN : gsl_rstat_mean(d->rs));
-	case DIST_SD:    return val_real(empty ? NAN : gsl_rstat_sd(d->rs));
-	case DIST_MIN:   return val_real(empty ? NAN : gsl_rstat_min(d->rs));
-	case DIST_MAX:   return val_real(empty ? NAN : gsl_rstat_max(d->rs));
+	case DIST_MEAN:  return val_real(empty ? NAN : d->mean);
+	case DIST_SD:    return val_real(empty ? NAN : dist_sd(d));
+	case DIST_MIN:   return val_real(empty ? NAN : d->min);
+	case DIST_MAX:   return val_real(empty ? NAN : d->max);
 	case DIST_P50:   return val_real(stats_dist_quantile(d, 0.50));
 	case DIST_P90:   return val_real(stats_dist_quantile(d, 0.90));
 	case DIST_P99:   return val_real(stats_dist_quantile(d, 0.99));
