@@ -13,7 +13,8 @@
  * common case is O(1); the worst, 64 distinct lines, is 64 x 64 comparisons). Nothing is
  * allocated per instruction.
  *
- * Invariants (checked on every instruction's result by coal_line_check under SIM_ASSERT):
+ * Invariants (checked on every instruction's result by coal_line_check in the --enable-debug
+ * build, which every test also runs in):
  *   entries strictly ascending by addr, each line-aligned; lanes != 0 and a subset of the
  *   active mask; byte_mask has no bit at or above line_bytes; bytes == popcount(byte_mask);
  *   sector_mask == exactly the sectors holding a byte of byte_mask.
@@ -72,20 +73,6 @@ static void mask_set(uint64_t m[2], uint32_t off, uint32_t len)
 	}
 }
 
-/* True if any of bytes [off, off + len) is set. */
-static bool mask_any(const uint64_t m[2], uint32_t off, uint32_t len)
-{
-	while (len > 0) {
-		uint32_t w = off / 64, b = off % 64;
-		uint32_t n = len < 64 - b ? len : 64 - b;
-
-		if (m[w] & (n == 64 ? ~0ull : ((1ull << n) - 1) << b))
-			return true;
-		off += n;
-		len -= n;
-	}
-	return false;
-}
 
 /* ---------------------------------------------------------------------------------------------
  * Parameters
@@ -241,6 +228,22 @@ static uint32_t file_piece(const struct coalescer *c, struct coal_line *e, uint3
 }
 
 /* The invariants of one instruction's result (see the top of the file). */
+#ifdef SIM_DEBUG
+/* True if any of bytes [off, off + len) is set. */
+static bool mask_any(const uint64_t m[2], uint32_t off, uint32_t len)
+{
+	while (len > 0) {
+		uint32_t w = off / 64, b = off % 64;
+		uint32_t n = len < 64 - b ? len : 64 - b;
+
+		if (m[w] & (n == 64 ? ~0ull : ((1ull << n) - 1) << b))
+			return true;
+		off += n;
+		len -= n;
+	}
+	return false;
+}
+
 static void coal_line_check(const struct coalescer *c, const struct coal_inst *in,
 			    const struct coal_line *e, uint32_t n)
 {
@@ -261,6 +264,7 @@ static void coal_line_check(const struct coalescer *c, const struct coal_inst *i
 		SIM_ASSERT(e[i].sector_mask == sm);
 	}
 }
+#endif
 
 uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_line *out,
 		  uint32_t max_out)
@@ -298,7 +302,9 @@ uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_l
 		bytes += e[i].bytes;
 		sectors += (uint64_t)__builtin_popcount(e[i].sector_mask);
 	}
-	coal_line_check(c, in, e, n);
+#ifdef SIM_DEBUG
+	coal_line_check(c, in, e, n); /* every instruction: the debug build's (tests run it) */
+#endif
 	if (n > 0)
 		memcpy(out, e, n * sizeof *e);
 
