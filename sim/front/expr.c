@@ -387,6 +387,56 @@ bool expr_uses_slot(const struct expr *e, uint32_t slot)
 	return false;
 }
 
+bool expr_is_affine(const struct expr *e, uint64_t slots)
+{
+	/* each pending value's degree in the variables of slots: 0 (free of them), 1 (affine),
+	 * 2 (anything else) */
+	uint8_t deg[EXPR_STACK_MAX], a, b;
+	uint32_t i, n = 0;
+
+	if (e->flags & EXPR_F_RAND)
+		return false; /* each evaluation draws: one per lane, in lane order */
+	for (i = 0; i < e->n; i++) {
+		const struct expr_insn *pc = &e->code[i];
+
+		switch ((enum expr_op)pc->op) {
+		case EXPR_OP_CONST:
+			deg[n++] = 0;
+			continue;
+		case EXPR_OP_VAR:
+			deg[n++] = pc->arg < 64 && ((slots >> pc->arg) & 1) ? 1 : 0;
+			continue;
+		case EXPR_OP_NEG:
+		case EXPR_OP_NOT: /* ~x == -x - 1 */
+			continue;
+		case EXPR_OP_RAND0:
+		case EXPR_OP_RAND1:
+			return false;
+		default:
+			break;
+		}
+		SIM_ASSERT(n >= 2);
+		b = deg[--n];
+		a = deg[n - 1];
+		switch ((enum expr_op)pc->op) {
+		case EXPR_OP_ADD:
+		case EXPR_OP_SUB:
+			deg[n - 1] = a > b ? a : b;
+			break;
+		case EXPR_OP_MUL:
+			deg[n - 1] = a + b > 2 ? 2 : (uint8_t)(a + b);
+			break;
+		case EXPR_OP_SHL: /* x << k == x * 2^k, for a k free of the variables */
+			deg[n - 1] = b != 0 ? 2 : a;
+			break;
+		default: /* DIV MOD SHR AND XOR OR MIN MAX: affine only on values free of them */
+			deg[n - 1] = a != 0 || b != 0 ? 2 : 0;
+			break;
+		}
+	}
+	return n == 1 && deg[0] <= 1;
+}
+
 #define EXPR_BUILTIN_NAME(id, name) name,
 static const char *const expr_builtin_names[EXPR_BUILTIN_COUNT] = {
 	EXPR_BUILTINS(EXPR_BUILTIN_NAME)

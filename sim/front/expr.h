@@ -123,6 +123,15 @@ int64_t expr_const_value(const struct expr *e);
 bool expr_uses_rand(const struct expr *e);
 /* True if e reads vars[slot]. */
 bool expr_uses_slot(const struct expr *e, uint32_t slot);
+/*
+ * True if e is affine in the variables whose slots are set in slots (bit i: vars[i]): they
+ * reach the result only through +, -, unary - and ~, products with and left shifts by values
+ * free of them, so that with 64-bit wrapping arithmetic
+ *   e(v) == e(0) + sum over those variables of v_i * (e(unit i) - e(0))
+ * for any values of them (the others held), and an evaluation error cannot depend on them. No
+ * rand (each evaluation draws).
+ */
+bool expr_is_affine(const struct expr *e, uint64_t slots);
 
 /*
  * Fills out[0..EXPR_BUILTIN_COUNT) with the built-in variables, out[i] = { name, false, i }.

@@ -142,11 +142,60 @@ void wexec_next(struct wexec *x, struct expr_ctx *ctx)
 	settle(x, ctx);
 }
 
+/* Index of the active lanes of an affine index (op->index_affine): e(0) and the step of each of
+ * tx, ty, tz from four evaluations, then each lane's e(0) + tx cx + ty cy + tz cz (64-bit
+ * wrapping, the same value as its own evaluation); the same range checks, in lane order. */
+static bool affine_addrs(struct wexec *x, const struct workload_op *op,
+			 const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr)
+{
+	uint64_t e0, c[3];
+	uint32_t lane, d, last = 0;
+
+	x->vars[EXPR_TX] = x->vars[EXPR_TY] = x->vars[EXPR_TZ] = 0;
+	e0 = (uint64_t)expr_eval(op->index, x->vars, ctx);
+	for (d = 0; d < 3 && !ctx->error; d++) {
+		x->vars[EXPR_TX + d] = 1;
+		c[d] = (uint64_t)expr_eval(op->index, x->vars, ctx) - e0;
+		x->vars[EXPR_TX + d] = 0;
+	}
+	if (ctx->error) {
+		x->err_op = op;
+		return false;
+	}
+	for (lane = 0; lane < WEXEC_LANES; lane++) {
+		int64_t idx;
+
+		if (!(x->active & (1u << lane)))
+			continue;
+		last = lane;
+		idx = (int64_t)(e0 + (uint64_t)x->tid[lane][0] * c[0] +
+				(uint64_t)x->tid[lane][1] * c[1] + (uint64_t)x->tid[lane][2] * c[2]);
+		if (idx < 0 || (uint64_t)idx >= a->elems) {
+			snprintf(ctx->msg, sizeof ctx->msg, "index %lld is outside %s[0..%llu)",
+				 (long long)idx, a->name, (unsigned long long)a->elems);
+			ctx->error = true;
+			x->err_op = op;
+			x->vars[EXPR_TX] = x->tid[lane][0];
+			x->vars[EXPR_TY] = x->tid[lane][1];
+			x->vars[EXPR_TZ] = x->tid[lane][2];
+			return false;
+		}
+		addr[lane] = a->base + (uint64_t)idx * a->elem_bytes;
+	}
+	/* as the lane-by-lane walk leaves them */
+	x->vars[EXPR_TX] = x->tid[last][0];
+	x->vars[EXPR_TY] = x->tid[last][1];
+	x->vars[EXPR_TZ] = x->tid[last][2];
+	return true;
+}
+
 bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct workload_array *a,
 		 struct expr_ctx *ctx, addr_t *addr)
 {
 	uint32_t lane;
 
+	if (op->index_affine && x->active != 0)
+		return affine_addrs(x, op, a, ctx, addr);
 	for (lane = 0; lane < WEXEC_LANES; lane++) {
 		int64_t idx;
 

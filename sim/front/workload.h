@@ -113,6 +113,7 @@ struct workload_op {
 	int line;             /* source line of the op's group */
 	uint32_t array;       /* index into arrays (load/store/chase) or shared (shared_*) */
 	struct expr *index;   /* load/store/shared_*: element index */
+	bool index_affine;    /* index is affine in tx, ty, tz (expr_is_affine) */
 	char *index_text;     /* as written (for workload_describe) */
 	uint32_t bytes;       /* memory ops: access size */
 	int reg;              /* register written (load, shared_load, chase), or -1 */

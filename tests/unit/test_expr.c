@@ -762,6 +762,72 @@ static void test_random_vs_reference(void **state)
 	gsl_rng_free(g.r);
 }
 
+/* expr_is_affine in tx, ty, tz: which expressions qualify, and for those that do, that
+ * e(0) + sum v_i (e(unit i) - e(0)) equals a direct evaluation at other values (including
+ * wrap-around), which is what the warps' lane addresses rely on. */
+static void test_affine(void **state)
+{
+	static const struct {
+		const char *text;
+		bool affine;
+	} cases[] = {
+		{ "bx * bdx + tx", true },
+		{ "(by * 32 + ty + i * 8) * n + bx * 32 + tx", true },
+		{ "(tx + 1) << 2", true },
+		{ "-tx + ~ty * stride - tz", true },
+		{ "n / 2 + tx * 4", true },
+		{ "(i % 3) * tx + (j >> 1)", true },
+		{ "tx * ty", false },
+		{ "tx / 2", false },
+		{ "tx % 32", false },
+		{ "tx >> 1", false },
+		{ "tx & 31", false },
+		{ "min(tx, 4)", false },
+		{ "1 << tx", false },
+		{ "rand(4) + tx", false },
+		{ "rand() + 1", false },
+		{ "i * j", true },
+	};
+	const uint64_t lanes = 1u << EXPR_TX | 1u << EXPR_TY | 1u << EXPR_TZ;
+	struct names nm;
+	size_t k;
+
+	(void)state;
+	names_init(&nm);
+	for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		struct expr *e = compile_ok(cases[k].text, &nm);
+		struct expr_ctx ctx = { 0 };
+		int64_t v[SLOT_COUNT] = { 0 };
+		uint64_t e0, c[3], t[3] = { 31, 7, 0x7fffffffffffffffull }, want;
+		uint32_t d;
+
+		if (expr_is_affine(e, lanes) != cases[k].affine)
+			fail_msg("\"%s\": affine %d, expected %d", cases[k].text, !cases[k].affine,
+				 cases[k].affine);
+		if (!cases[k].affine) {
+			expr_free(e);
+			continue;
+		}
+		v[EXPR_BX] = 5;
+		v[EXPR_BY] = 3;
+		v[EXPR_BDX] = 256;
+		v[SLOT_I] = 2;
+		v[SLOT_J] = -9;
+		e0 = (uint64_t)expr_eval(e, v, &ctx);
+		for (d = 0; d < 3; d++) {
+			v[EXPR_TX + d] = 1;
+			c[d] = (uint64_t)expr_eval(e, v, &ctx) - e0;
+			v[EXPR_TX + d] = 0;
+		}
+		for (d = 0; d < 3; d++)
+			v[EXPR_TX + d] = (int64_t)t[d];
+		want = (uint64_t)expr_eval(e, v, &ctx);
+		assert_false(ctx.error);
+		assert_true(e0 + t[0] * c[0] + t[1] * c[1] + t[2] * c[2] == want);
+		expr_free(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -774,6 +840,7 @@ int main(void)
 		cmocka_unit_test(test_eval_faults),
 		cmocka_unit_test(test_rand),
 		cmocka_unit_test(test_random_vs_reference),
+		cmocka_unit_test(test_affine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
