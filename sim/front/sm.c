@@ -130,6 +130,10 @@ struct sm_core {
 	uint32_t n_local;       /* live warps whose op is not a global memory op (ALU, shared,
 				 * barrier): while the LD/ST buffer is busy only they can issue */
 	uint32_t n_finished;    /* warps finished and not yet retired: sm_retire looks only then */
+	/* bit i of a word array (max_warps bits): warp slot i is unblocked (live, not finished,
+	 * not at a barrier or waiting for a chase load, and not waiting for a register: only
+	 * time or the LD/ST unit can stop it issuing; warp_mark), finished (not yet retired) */
+	uint64_t *unblk, *fin;
 	uint32_t rr[SM_MAX_SCHEDULERS];     /* LRR: next position in each scheduler's warps */
 	uint32_t greedy[SM_MAX_SCHEDULERS]; /* GTO: each scheduler's last issued warp slot */
 	/* LD/ST requests handed to the L1 in cycle ldst_cycle */
@@ -315,6 +319,28 @@ static const struct winst *warp_op(const struct warp *w)
 	return w->op;
 }
 
+static inline bool bit_test(const uint64_t *words, uint32_t i)
+{
+	return (words[i / 64] >> (i % 64)) & 1;
+}
+
+static inline void bit_put(uint64_t *words, uint32_t i, bool on)
+{
+	if (on)
+		words[i / 64] |= 1ull << (i % 64);
+	else
+		words[i / 64] &= ~(1ull << (i % 64));
+}
+
+/* Brings w's bits in sm->unblk and sm->fin up to date; called wherever what they say can
+ * change (the warp's state, its registers, its op). */
+static void warp_mark(struct sm_core *sm, const struct warp *w)
+{
+	bit_put(sm->unblk, w->idx, w->live && !w->finished && !w->at_barrier && !w->chase_wait &&
+					   (w->chase_left > 0 || (w->pending & w->need) == 0));
+	bit_put(sm->fin, w->idx, w->live && w->finished);
+}
+
 static bool op_is_global(const struct winst *op)
 {
 	return op->kind == WORKLOAD_OP_LOAD || op->kind == WORKLOAD_OP_STORE ||
@@ -366,11 +392,13 @@ static void warp_settled(struct sm_core *sm, struct warp *w)
 		w->global = op_is_global(w->op);
 		if (!w->global)
 			sm->n_local++;
+		warp_mark(sm, w);
 		return;
 	}
 	b = &sm->blocks[w->block];
 	w->finished = true;
 	sm->n_finished++;
+	warp_mark(sm, w);
 	b->running--;
 	if (b->running > 0 && b->arrived == b->running)
 		block_release_barrier(sm, b);
@@ -539,6 +567,7 @@ static void issue_chase(struct sm_core *sm, struct warp *w, const struct workloa
 	for (lane = 0; lane < SM_WARP_LANES; lane++)
 		inst.addr[lane] = a->base + w->chase_node * a->elem_bytes;
 	w->chase_wait = true;
+	warp_mark(sm, w);
 	ldst_fill(sm, w, &inst, SLOT_CHASE, now);
 }
 
@@ -598,6 +627,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		struct block_slot *b = &sm->blocks[w->block];
 
 		w->at_barrier = true;
+		warp_mark(sm, w);
 		if (++b->arrived == b->running)
 			block_release_barrier(sm, b);
 		break;
@@ -724,12 +754,18 @@ static void sm_retire(struct sm_core *sm, cycle_t now)
 	bool freed = false;
 
 	for (i = 0; i < f->p.max_warps && sm->n_finished > 0; i++) {
-		struct warp *w = &sm->warps[i];
+		struct warp *w;
 		struct block_slot *b;
 
+		if (sm->fin[i / 64] >> (i % 64) == 0) {
+			i |= 63; /* no finished warp at i or above in this word */
+			continue;
+		}
+		w = &sm->warps[i];
 		if (!w->live || !w->finished || w->inflight != 0 || w->busy_until > now)
 			continue;
 		w->live = false;
+		warp_mark(sm, w);
 		sm->n_finished--;
 		b = &sm->blocks[w->block];
 		if (--b->unretired == 0) {
@@ -800,6 +836,7 @@ static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 			warp_advance(sm, w);
 		}
 	}
+	warp_mark(sm, w);
 }
 
 /* Whether w may issue now: ready, and a global op only while the LD/ST buffer is empty. */
@@ -821,7 +858,7 @@ static void sm_issue_lrr(struct sm_core *sm, uint32_t s, cycle_t now)
 		uint32_t pos = (start + k) % n;
 		struct warp *w = &sm->warps[s + pos * S];
 
-		if (!can_issue(sm, w, now))
+		if (!bit_test(sm->unblk, s + pos * S) || !can_issue(sm, w, now))
 			continue;
 		issue(sm, w, now);
 		issued++;
@@ -840,13 +877,14 @@ static void sm_issue_gto(struct sm_core *sm, uint32_t s, cycle_t now)
 		struct warp *best = NULL, *g = &sm->warps[sm->greedy[s]];
 		uint32_t i;
 
-		if (can_issue(sm, g, now)) {
+		if (bit_test(sm->unblk, g->idx) && can_issue(sm, g, now)) {
 			best = g;
 		} else {
 			for (i = s; i < f->p.max_warps; i += S) {
 				struct warp *w = &sm->warps[i];
 
-				if (can_issue(sm, w, now) && (best == NULL || w->age < best->age))
+				if (bit_test(sm->unblk, i) && can_issue(sm, w, now) &&
+				    (best == NULL || w->age < best->age))
 					best = w;
 			}
 		}
@@ -887,24 +925,28 @@ static void sm_tick(void *self, cycle_t now)
 	}
 	if (sm->nlines != 0 && link_can_push(sm->in))
 		next = now + 1; /* the LD/ST unit hands the rest over next cycle */
+	/* Only unblocked and finished warps can make something happen at a known cycle; the rest
+	 * wait for a reply or a barrier, which wake us. */
 	for (i = 0; i < f->p.max_warps && next > now + 1; i++) {
-		const struct warp *w = &sm->warps[i];
+		const struct warp *w;
+		uint64_t word = sm->unblk[i / 64] | sm->fin[i / 64];
 
-		if (!w->live)
+		if ((word >> (i % 64)) == 0) {
+			i |= 63;
 			continue;
+		}
+		if (!((word >> (i % 64)) & 1))
+			continue;
+		w = &sm->warps[i];
 		if (w->finished) {
 			if (w->inflight == 0)
 				next = w->busy_until < next ? w->busy_until : next;
 			continue;
 		}
-		if (w->at_barrier || w->chase_wait)
-			continue;
 		if (w->busy_until > now) {
 			next = w->busy_until < next ? w->busy_until : next;
 			continue;
 		}
-		if (!warp_ready(w, now))
-			continue; /* a reply wakes us */
 		if (sm->nlines != 0 && (w->chase_left > 0 || w->global))
 			continue; /* the request link wakes us */
 		if (sm->ldst_free > now && (w->chase_left > 0 || w->global)) {
@@ -913,6 +955,16 @@ static void sm_tick(void *self, cycle_t now)
 		}
 		next = now + 1;
 	}
+#ifdef SIM_DEBUG
+	for (i = 0; i < f->p.max_warps; i++) {
+		const struct warp *w = &sm->warps[i];
+
+		SIM_ASSERT(bit_test(sm->unblk, i) ==
+			   (w->live && !w->finished && !w->at_barrier && !w->chase_wait &&
+			    (w->chase_left > 0 || (w->pending & w->need) == 0)));
+		SIM_ASSERT(bit_test(sm->fin, i) == (w->live && w->finished));
+	}
+#endif
 	if (next == now + 1)
 		return;
 	/* A unit has one timed wake: an earlier one replaces the reply link's, so ask for both. */
@@ -1049,6 +1101,8 @@ static struct front *front_new(const struct front_env *env, const struct sm_para
 		sm->resp = env->resp[i];
 		sm->warps = xcalloc(p->max_warps, sizeof *sm->warps);
 		sm->cold = xcalloc(p->max_warps, sizeof *sm->cold);
+		sm->unblk = xcalloc((p->max_warps + 63) / 64, sizeof *sm->unblk);
+		sm->fin = xcalloc((p->max_warps + 63) / 64, sizeof *sm->fin);
 		for (j = 0; j < p->schedulers && j < p->max_warps; j++)
 			sm->greedy[j] = j;
 		sm->blocks = xcalloc(p->max_blocks, sizeof *sm->blocks);
@@ -1141,6 +1195,8 @@ void front_destroy(struct front *f)
 		free(f->sms[i].blocks);
 		free(f->sms[i].warps);
 		free(f->sms[i].cold);
+		free(f->sms[i].unblk);
+		free(f->sms[i].fin);
 	}
 	for (k = 0; k < f->nw && f->ws != NULL; k++)
 		wexec_chase_free(f->ws[k], f->chases[k]);
