@@ -1168,6 +1168,15 @@ static void prepare_ecc(struct mc *m, struct ent *e, cycle_t now)
  * The pass
  */
 
+/* Whether candidate c is a column command whose access decides its inline-ECC pre-ops when it
+ * first stands as a candidate, ready or not (prepare_cands): such a candidate must stay in the
+ * list even when it is not ready. */
+static bool needs_prepare(const struct mc *m, const struct mc_cand *c)
+{
+	return m->p->ecc == MC_ECC_INLINE && c->entry != NULL && !dram_cmd_is_row(c->cmd) &&
+	       !((const struct ent *)c->entry)->prepared;
+}
+
 /* Uses the bank's cached candidate: returns false if there is none for this direction; else
  * either skips the bank (its bound is in the future: next lowered to it) or appends the
  * candidate re-timed. */
@@ -1182,6 +1191,12 @@ static bool bq_cached(struct mc *m, struct bankq *bq, bool writes, cycle_t now, 
 		return true;
 	}
 	bq->cand.earliest = cand_earliest(m, &bq->cand);
+	if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
+		/* not ready after all: the same as a bound in the future (no pick reads it) */
+		if (bq->cand.earliest < *next)
+			*next = bq->cand.earliest;
+		return true;
+	}
 	SIM_ASSERT(*n < m->ncands_max);
 	m->cands[(*n)++] = bq->cand;
 	return true;
@@ -1237,6 +1252,12 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 			bq->cand = m->cands[before];
 			bq->lb_valid = true;
 			bq->lb_writes = writes;
+			if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
+				/* cached, and not a candidate this pass (as bq_cached does) */
+				if (bq->cand.earliest < *next)
+					*next = bq->cand.earliest;
+				*n = before;
+			}
 		}
 	}
 }
@@ -1265,9 +1286,10 @@ static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 }
 
 /* Issues the policy's pick on each command bus (HBM: a row and a column bus; GDDR6: one), at
- * most one command each. After each, the candidates of the bus used and of the bank served go;
- * the others are re-timed (the command may bind them). Returns the candidates left in *n;
- * true if anything was issued. */
+ * most one command each. After each, while a bus is left, the candidates of the bus used and of
+ * the bank served go and the ready ones are re-timed (the command may bind them). Returns true if
+ * anything was issued (then the candidates left in *n are not read again: the next pass is the
+ * next cycle). */
 static bool issue_on_buses(struct mc *m, size_t *n, cycle_t now)
 {
 	bool row_bus_used = false, col_bus_used = false;
@@ -1289,6 +1311,12 @@ static bool issue_on_buses(struct mc *m, size_t *n, cycle_t now)
 		} else {
 			row_bus_used = col_bus_used = true;
 		}
+		if (row_bus_used && col_bus_used)
+			break;
+		/* Another pick on the other bus: only the candidates ready before this command can
+		 * be (its effect only raises earliest cycles), so only they are re-timed; the rest
+		 * keep their stale lower bounds, which nothing reads again (a pass that issued
+		 * passes again next cycle whatever they say). */
 		for (j = 0; j < *n; j++) {
 			struct mc_cand *c = &m->cands[j];
 			bool row = dram_cmd_is_row(c->cmd);
@@ -1296,12 +1324,11 @@ static bool issue_on_buses(struct mc *m, size_t *n, cycle_t now)
 			if (j == (size_t)k || (row && row_bus_used) || (!row && col_bus_used) ||
 			    (c->pc == picked.pc && c->bank == picked.bank))
 				continue;
-			c->earliest = cand_earliest(m, c);
+			if (c->earliest <= now)
+				c->earliest = cand_earliest(m, c);
 			m->cands[w++] = *c;
 		}
 		*n = w;
-		if (row_bus_used && col_bus_used)
-			break;
 	}
 	return row_bus_used || col_bus_used;
 }
