@@ -633,9 +633,13 @@ enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a
 	uint8_t st;
 
 	SIM_ASSERT(port < m->nports && m->in != NULL && m->map != NULL);
-	grant(m, a->is_write);
-	free_n = free_entries(m, a->is_write);
 	st = w->state[port];
+	if (st == WAIT_LINE)
+		return MC_SEND_WAIT; /* still in line: only a grant (a completion) lets it on */
+	free_n = free_entries(m, a->is_write);
+	/* Entries free only in complete(), which grants them to the line at once: nothing is
+	 * ever left to grant here. */
+	SIM_ASSERT(w->n == 0 || free_n <= w->granted);
 	if (st != WAIT_GRANTED && (w->n > 0 || free_n <= w->granted)) {
 		/* Entries are short and others were refused first: wait in line. */
 		if (st == WAIT_NONE) {

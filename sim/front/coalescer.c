@@ -201,7 +201,7 @@ void coalescer_register_stats(struct coalescer *c, struct stats *st, const char 
  * the index of the entry. */
 static uint32_t file_piece(const struct coalescer *c, struct coal_line *e, uint32_t *n,
 			   uint32_t hint, addr_t line_addr, uint32_t off, uint32_t len,
-			   uint32_t lane)
+			   uint32_t lanes)
 {
 	uint32_t i = hint < *n ? hint : (*n > 0 ? *n - 1 : 0);
 	uint32_t first, last;
@@ -223,7 +223,7 @@ static uint32_t file_piece(const struct coalescer *c, struct coal_line *e, uint3
 	/* Sectors first..last: last - first + 1 <= 32 bits. */
 	e[i].sector_mask |= (uint32_t)((((uint64_t)1 << (last - first + 1)) - 1) << first);
 	mask_set(e[i].byte_mask, off, len);
-	e[i].lanes |= 1u << lane;
+	e[i].lanes |= lanes;
 	return i;
 }
 
@@ -271,10 +271,14 @@ uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_l
 {
 	struct coal_line e[COAL_MAX_LINES];
 	const addr_t line_off_mask = (addr_t)c->p.line_bytes - 1;
-	uint32_t n = 0, hint = 0, lane, i;
+	uint32_t n = 0, hint = 0, lane, i, run_lanes = 0;
 	uint64_t bytes = 0, sectors = 0;
+	addr_t run_first = 0, run_last = 0;
 
 	SIM_ASSERT(in->size >= 1 && in->size <= COAL_MAX_ACCESS_BYTES);
+	/* Lanes are filed in runs: an active lane whose bytes start where the run's end, in the
+	 * run's line, joins it (a unit-stride warp files 4 runs, not 32 pieces); the union of
+	 * bytes, sectors and lanes is the same as filing each lane's bytes on its own. */
 	for (lane = 0; lane < COAL_LANES; lane++) {
 		addr_t a, last;
 
@@ -283,17 +287,40 @@ uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_l
 		a = in->addr[lane];
 		last = a + in->size - 1;
 		SIM_ASSERT(last >= a); /* no wrap past 2^64 */
-		/* At most two pieces: size <= 16 <= line_bytes. */
+		if (run_lanes != 0 && a == run_last + 1 &&
+		    (last & ~line_off_mask) == (run_first & ~line_off_mask)) {
+			run_last = last;
+			run_lanes |= 1u << lane;
+			continue;
+		}
+		if (run_lanes != 0) {
+			addr_t line = run_first & ~line_off_mask;
+
+			hint = file_piece(c, e, &n, hint, line, (uint32_t)(run_first - line),
+					  (uint32_t)(run_last - run_first + 1), run_lanes);
+			run_lanes = 0;
+		}
+		/* At most two pieces: size <= 16 <= line_bytes. The last one opens a run. */
 		for (;;) {
 			addr_t line = a & ~line_off_mask;
 			addr_t piece_last = last < (line | line_off_mask) ? last : (line | line_off_mask);
 
-			hint = file_piece(c, e, &n, hint, line, (uint32_t)(a - line),
-					  (uint32_t)(piece_last - a + 1), lane);
-			if (piece_last == last)
+			if (piece_last == last) {
+				run_first = a;
+				run_last = last;
+				run_lanes = 1u << lane;
 				break;
+			}
+			hint = file_piece(c, e, &n, hint, line, (uint32_t)(a - line),
+					  (uint32_t)(piece_last - a + 1), 1u << lane);
 			a = piece_last + 1;
 		}
+	}
+	if (run_lanes != 0) {
+		addr_t line = run_first & ~line_off_mask;
+
+		hint = file_piece(c, e, &n, hint, line, (uint32_t)(run_first - line),
+				  (uint32_t)(run_last - run_first + 1), run_lanes);
 	}
 
 	SIM_ASSERT(n <= max_out);
