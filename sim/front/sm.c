@@ -89,6 +89,7 @@ struct warp {
 	/* The rest. */
 	struct sm_core *sm;
 	uint32_t idx;           /* slot in sm->warps */
+	uint32_t sbit;          /* its bit in sm->sunblk */
 	uint32_t block;         /* slot in sm->blocks */
 	uint64_t gid;
 	uint64_t chase_node;
@@ -134,6 +135,10 @@ struct sm_core {
 	 * not at a barrier or waiting for a chase load, and not waiting for a register: only
 	 * time or the LD/ST unit can stop it issuing; warp_mark), finished (not yet retired) */
 	uint64_t *unblk, *fin;
+	/* unblk again, scheduler-major: scheduler s's positions (warp slot s + pos * S) are bits
+	 * s * swords * 64 + pos, so that an issue scan visits only its unblocked warps */
+	uint64_t *sunblk;
+	uint32_t swords;
 	uint32_t rr[SM_MAX_SCHEDULERS];     /* LRR: next position in each scheduler's warps */
 	uint32_t greedy[SM_MAX_SCHEDULERS]; /* GTO: each scheduler's last issued warp slot */
 	/* LD/ST requests handed to the L1 in cycle ldst_cycle */
@@ -336,9 +341,27 @@ static inline void bit_put(uint64_t *words, uint32_t i, bool on)
  * change (the warp's state, its registers, its op). */
 static void warp_mark(struct sm_core *sm, const struct warp *w)
 {
-	bit_put(sm->unblk, w->idx, w->live && !w->finished && !w->at_barrier && !w->chase_wait &&
-					   (w->chase_left > 0 || (w->pending & w->need) == 0));
+	bool unblocked = w->live && !w->finished && !w->at_barrier && !w->chase_wait &&
+			 (w->chase_left > 0 || (w->pending & w->need) == 0);
+
+	bit_put(sm->unblk, w->idx, unblocked);
+	bit_put(sm->sunblk, w->sbit, unblocked);
 	bit_put(sm->fin, w->idx, w->live && w->finished);
+}
+
+/* The first set bit of words in [from, to), or to. */
+static uint32_t next_set(const uint64_t *words, uint32_t from, uint32_t to)
+{
+	while (from < to) {
+		uint64_t word = words[from / 64] >> (from % 64);
+
+		if (word != 0) {
+			from += (uint32_t)__builtin_ctzll(word);
+			return from < to ? from : to;
+		}
+		from = (from | 63) + 1;
+	}
+	return to;
 }
 
 static bool op_is_global(const struct winst *op)
@@ -720,6 +743,7 @@ static void sm_launch(struct sm_core *sm)
 		memset(w->c, 0, sizeof *w->c);
 		w->sm = sm;
 		w->idx = i;
+		w->sbit = i % f->p.schedulers * sm->swords * 64 + i / f->p.schedulers; /* as made */
 		w->block = slot;
 		w->live = true;
 		w->age = f->age++;
@@ -852,17 +876,25 @@ static void sm_issue_lrr(struct sm_core *sm, uint32_t s, cycle_t now)
 {
 	struct front *f = sm->f;
 	uint32_t S = f->p.schedulers, n = (f->p.max_warps - s + S - 1) / S;
-	uint32_t k, issued = 0, start = sm->rr[s];
+	uint32_t seg, pos, issued = 0, start = sm->rr[s];
+	const uint64_t *bits = sm->sunblk + s * sm->swords;
 
-	for (k = 0; k < n && issued < f->p.issue_width && !f->failed; k++) {
-		uint32_t pos = (start + k) % n;
-		struct warp *w = &sm->warps[s + pos * S];
+	/* positions start .. n - 1, then 0 .. start - 1; issuing may unblock others (a barrier),
+	 * so each step reads the bits again */
+	for (seg = 0; seg < 2; seg++) {
+		uint32_t lo = seg == 0 ? start : 0, hi = seg == 0 ? n : start;
 
-		if (!bit_test(sm->unblk, s + pos * S) || !can_issue(sm, w, now))
-			continue;
-		issue(sm, w, now);
-		issued++;
-		sm->rr[s] = (pos + 1) % n;
+		for (pos = next_set(bits, lo, hi); pos < hi; pos = next_set(bits, pos + 1, hi)) {
+			struct warp *w = &sm->warps[s + pos * S];
+
+			if (issued >= f->p.issue_width || f->failed)
+				return;
+			if (!can_issue(sm, w, now))
+				continue;
+			issue(sm, w, now);
+			issued++;
+			sm->rr[s] = (pos + 1) % n;
+		}
 	}
 }
 
@@ -871,20 +903,20 @@ static void sm_issue_lrr(struct sm_core *sm, uint32_t s, cycle_t now)
 static void sm_issue_gto(struct sm_core *sm, uint32_t s, cycle_t now)
 {
 	struct front *f = sm->f;
-	uint32_t S = f->p.schedulers, issued = 0;
+	uint32_t S = f->p.schedulers, issued = 0, n = (f->p.max_warps - s + S - 1) / S;
+	const uint64_t *bits = sm->sunblk + s * sm->swords;
 
 	while (issued < f->p.issue_width && !f->failed) {
 		struct warp *best = NULL, *g = &sm->warps[sm->greedy[s]];
-		uint32_t i;
+		uint32_t pos;
 
 		if (bit_test(sm->unblk, g->idx) && can_issue(sm, g, now)) {
 			best = g;
 		} else {
-			for (i = s; i < f->p.max_warps; i += S) {
-				struct warp *w = &sm->warps[i];
+			for (pos = next_set(bits, 0, n); pos < n; pos = next_set(bits, pos + 1, n)) {
+				struct warp *w = &sm->warps[s + pos * S];
 
-				if (bit_test(sm->unblk, i) && can_issue(sm, w, now) &&
-				    (best == NULL || w->age < best->age))
+				if (can_issue(sm, w, now) && (best == NULL || w->age < best->age))
 					best = w;
 			}
 		}
@@ -963,6 +995,7 @@ static void sm_tick(void *self, cycle_t now)
 			   (w->live && !w->finished && !w->at_barrier && !w->chase_wait &&
 			    (w->chase_left > 0 || (w->pending & w->need) == 0)));
 		SIM_ASSERT(bit_test(sm->fin, i) == (w->live && w->finished));
+		SIM_ASSERT(bit_test(sm->sunblk, w->sbit) == bit_test(sm->unblk, i));
 	}
 #endif
 	if (next == now + 1)
@@ -1103,6 +1136,10 @@ static struct front *front_new(const struct front_env *env, const struct sm_para
 		sm->cold = xcalloc(p->max_warps, sizeof *sm->cold);
 		sm->unblk = xcalloc((p->max_warps + 63) / 64, sizeof *sm->unblk);
 		sm->fin = xcalloc((p->max_warps + 63) / 64, sizeof *sm->fin);
+		sm->swords = ((p->max_warps + p->schedulers - 1) / p->schedulers + 63) / 64;
+		sm->sunblk = xcalloc((size_t)p->schedulers * sm->swords, sizeof *sm->sunblk);
+		for (j = 0; j < p->max_warps; j++)
+			sm->warps[j].sbit = j % p->schedulers * sm->swords * 64 + j / p->schedulers;
 		for (j = 0; j < p->schedulers && j < p->max_warps; j++)
 			sm->greedy[j] = j;
 		sm->blocks = xcalloc(p->max_blocks, sizeof *sm->blocks);
@@ -1197,6 +1234,7 @@ void front_destroy(struct front *f)
 		free(f->sms[i].cold);
 		free(f->sms[i].unblk);
 		free(f->sms[i].fin);
+		free(f->sms[i].sunblk);
 	}
 	for (k = 0; k < f->nw && f->ws != NULL; k++)
 		wexec_chase_free(f->ws[k], f->chases[k]);
