@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""speed.py - host CPU per simulated run: the rows of doc/performance.md.
+
+    python3 bench/speed.py GMSIM SRCDIR [--base GMSIM0] [--rows NAME,...] [--repeat N]
+                           [--markdown]
+
+Runs each row with GMSIM (and, with --base, with GMSIM0 right after it, so that both see the
+same machine load) and prints, per row: the work (warp instructions, or DRAM requests), CPU
+seconds (user + sys of the gmsim process, the least of its runs: 3 for the short rows, 1 for the
+others, or --repeat N for all), the rate (work per CPU
+second), events per warp instruction (events per request for DRAM rows), peak RSS, and with
+--base the baseline's CPU seconds, its peak RSS and the ratio (baseline CPU / this CPU: 3.0
+means a third of the CPU time). A benchmark, not a test: it prints figures, it checks nothing.
+
+Rows (names for --rows):
+  copy, transpose, chase, chase1sm, copytrace, copywl    on configs/a100-class.cfg: a 4 M-float stream copy, the 1024^2 naive transpose, a 100 k-load
+      pointer chase (108 SMs, then 1 SM), the copy as an Accel-Sim trace and its .wl twin;
+  v100copy, v100transpose, v100chase    Accel-Sim traces written by tests/trace/gen_traces.py on
+      configs/v100.cfg: a copy of 360,448 warp instructions, a 1024^2 naive transpose, a 4,096-
+      load chase;
+  gddr6seq, gddr6rand, hbm2eseq, hbm2erand    `gmsim dram` on 2 M sequential or uniform
+      random 64 B reads (DRAMsim3's trace format; the random ones over 4 GiB) on configs/test/gddr6-16ch.cfg and hbm2e-40ch.cfg.
+
+Traces are written once to ./bench/traces (under the build folder for `make bench`) and reused.
+`make bench BENCH_BASE=/path/to/old/gmsim` adds the baseline columns.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+A100 = "configs/a100-class.cfg"
+V100 = "configs/v100.cfg"
+DRAM_N = 2000000
+
+
+def rows(traces):
+    t = traces
+    return [
+        # name, kind, gmsim arguments (run from SRCDIR), repeats
+        ("copy", "run", ["-c", A100, "-w", "workloads/stream_copy.wl", "-p", "n=4194304"], 1),
+        ("transpose", "run", ["-c", A100, "-w", "workloads/transpose_naive.wl"], 1),
+        ("chase", "run", ["-c", A100, "-w", "workloads/pointer_chase.wl", "-p", "loads=100000"],
+         1),
+        ("chase1sm", "run", ["-c", A100, "-w", "workloads/pointer_chase.wl", "-p",
+                             "loads=100000", "-o", "gpu.sms=1"], 1),
+        ("copytrace", "run", ["-c", A100, "--trace", t + "/a100copy/copy/kernelslist.g"], 1),
+        ("copywl", "run", ["-c", A100, "-w", t + "/a100copy/copy/copy.wl"], 1),
+        ("v100copy", "run", ["-c", V100, "--trace", t + "/v100copy/copy/kernelslist.g"], 3),
+        ("v100transpose", "run", ["-c", V100, "--trace",
+                                  t + "/v100transpose/transpose/kernelslist.g"], 1),
+        ("v100chase", "run", ["-c", V100, "--trace", t + "/v100chase/chase/kernelslist.g"], 3),
+        ("gddr6seq", "dram", ["-c", "configs/test/gddr6-16ch.cfg", "--trace",
+                              t + "/seq64-%d.trace" % DRAM_N], 1),
+        ("gddr6rand", "dram", ["-c", "configs/test/gddr6-16ch.cfg", "--trace",
+                               t + "/rand64-%d.trace" % DRAM_N], 1),
+        ("hbm2eseq", "dram", ["-c", "configs/test/hbm2e-40ch.cfg", "--trace",
+                              t + "/seq64-%d.trace" % DRAM_N], 1),
+        ("hbm2erand", "dram", ["-c", "configs/test/hbm2e-40ch.cfg", "--trace",
+                               t + "/rand64-%d.trace" % DRAM_N], 1),
+    ]
+
+
+def make_traces(src, t):
+    """The traces the rows read, written once."""
+    gen = os.path.join(src, "tests/trace/gen_traces.py")
+    for sub, args in (("a100copy", ["--copy-n", "4194304", "--only", "copy"]),
+                      ("v100copy", ["--copy-n", "1441792", "--only", "copy"]),
+                      ("v100transpose", ["--transpose-n", "1024", "--only", "transpose"]),
+                      ("v100chase", ["--chase-loads", "4096", "--only", "chase"])):
+        d = os.path.join(t, sub)
+        if not os.path.isdir(d):
+            subprocess.run([sys.executable, gen, d] + args, check=True)
+    seq = os.path.join(t, "seq64-%d.trace" % DRAM_N)
+    rnd = os.path.join(t, "rand64-%d.trace" % DRAM_N)
+    if not os.path.exists(seq) or os.path.getsize(seq) == 0:
+        with open(seq, "w") as f:
+            subprocess.run(["awk", "-v", "n=%d" % DRAM_N,
+                            'BEGIN { for (i = 0; i < n; i++) printf "0x%x READ %d\\n", '
+                            'i * 64, 0 }'], stdout=f, check=True)
+    if not os.path.exists(rnd) or os.path.getsize(rnd) == 0:
+        with open(rnd, "w") as f:
+            # 2^26 slots of 64 B = 4 GiB; two draws: awk's rand() has 31 good bits at most.
+            subprocess.run(["awk", "-v", "n=%d" % DRAM_N,
+                            'BEGIN { srand(1); for (i = 0; i < n; i++) { '
+                            'slot = int(rand() * 65536) * 1024 + int(rand() * 1024); '
+                            'printf "0x%x READ %d\\n", slot * 64, 0 } }'],
+                           stdout=f, check=True)
+
+
+def get(d, name):
+    for k in name.split("."):
+        d = d[k]
+    return d
+
+
+def run_once(gmsim, src, kind, args):
+    """(CPU seconds, peak RSS MB, statistics) of one gmsim process."""
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as jf:
+        jpath = jf.name
+    cmd = [gmsim, kind] + (["-q"] if kind == "run" else []) + args + ["--stats-json", jpath]
+    with open(os.devnull, "w") as null:
+        p = subprocess.Popen(cmd, cwd=src, stdout=null, stderr=subprocess.PIPE)
+        err = p.stderr.read()
+        _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.stderr.write("speed.py: %s exited %d: %s\n" % (" ".join(cmd), p.returncode,
+                                                          err.decode(errors="replace")))
+        sys.exit(1)
+    with open(jpath) as f:
+        st = json.load(f)
+    os.unlink(jpath)
+    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, st
+
+
+def measure(gmsim, src, kind, args, repeat):
+    best = None
+    for _ in range(repeat):
+        cpu, rss, st = run_once(gmsim, src, kind, args)
+        if best is None or cpu < best[0]:
+            best = (cpu, rss, st)
+    return best
+
+
+def main():
+    argv = sys.argv[1:]
+    if len(argv) < 2 or argv[0] in ("-h", "--help"):
+        sys.stdout.write(__doc__.lstrip("\n"))
+        sys.exit(0 if argv and argv[0] in ("-h", "--help") else 2)
+    gmsim, src = os.path.abspath(argv[0]), os.path.abspath(argv[1])
+    base, only, markdown, repeat = None, None, False, None
+    i = 2
+    while i < len(argv):
+        if argv[i] == "--base" and i + 1 < len(argv):
+            base = os.path.abspath(argv[i + 1])
+            i += 2
+        elif argv[i] == "--rows" and i + 1 < len(argv):
+            only = argv[i + 1].split(",")
+            i += 2
+        elif argv[i] == "--repeat" and i + 1 < len(argv) and argv[i + 1].isdigit():
+            repeat = max(1, int(argv[i + 1]))
+            i += 2
+        elif argv[i] == "--markdown":
+            markdown = True
+            i += 1
+        else:
+            sys.stderr.write("speed.py: bad argument '%s'\n" % argv[i])
+            sys.exit(2)
+    traces = os.path.abspath("bench/traces")
+    os.makedirs(traces, exist_ok=True)
+    make_traces(src, traces)
+    table = rows(traces)
+    if only is not None:
+        known = [r[0] for r in table]
+        for n in only:
+            if n not in known:
+                sys.stderr.write("speed.py: no row '%s' (rows: %s)\n" % (n, ", ".join(known)))
+                sys.exit(2)
+        table = [r for r in table if r[0] in only]
+    head = ["row", "work", "CPU s", "rate/CPU s", "events/unit", "RSS MB"]
+    if base is not None:
+        head += ["base CPU s", "base RSS MB", "base/this"]
+    out = []
+    if not markdown:
+        print("  ".join(v.rjust(12) if j else v.ljust(14) for j, v in enumerate(head)),
+              flush=True)
+    for name, kind, args, rep in table:
+        rep = repeat if repeat is not None else rep
+        cpu, rss, st = measure(gmsim, src, kind, args, rep)
+        work = get(st, "sim.warp_insts") if kind == "run" else get(st, "dram.requests")
+        line = [name, "%d" % work, "%.2f" % cpu, "%.3g" % (work / cpu if cpu > 0 else 0),
+                "%.1f" % (get(st, "sim.events") / work if work else 0), "%.0f" % rss]
+        if base is not None:
+            bcpu, brss, _ = measure(base, src, kind, args, rep)
+            line += ["%.2f" % bcpu, "%.0f" % brss, "%.2f" % (bcpu / cpu if cpu > 0 else 0)]
+        out.append(line)
+        if not markdown:
+            print("  ".join(v.rjust(12) if j else v.ljust(14) for j, v in enumerate(line)),
+                  flush=True)
+    if markdown:
+        print("| " + " | ".join(head) + " |")
+        print("|" + "|".join("---" for _ in head) + "|")
+        for line in out:
+            print("| " + " | ".join(line) + " |")
+
+
+if __name__ == "__main__":
+    main()
