@@ -42,6 +42,8 @@ static const char usage[] =
 	"      --check                replay every command through the timing-rule checker\n"
 	"      --stats-json FILE      write every statistic as JSON\n"
 	"      --stats-csv FILE       write every statistic as CSV\n"
+	"      --stats-no-host        leave the host's values (seconds, events) out of them,\n"
+	"                             so that two runs of the same inputs compare byte for byte\n"
 	"  -h, --help                 this help\n";
 
 /* Parses a count with an optional k/M/G (binary) suffix. */
@@ -68,7 +70,7 @@ static int parse_size(const char *s, uint64_t *out)
 
 enum {
 	OPT_REQUESTS = 256, OPT_FOOTPRINT, OPT_STRIDE, OPT_BYTES, OPT_WRITE_FRACTION, OPT_SEED,
-	OPT_RPC, OPT_MAX_CYCLES, OPT_CHECK, OPT_JSON, OPT_CSV, OPT_FEBUF,
+	OPT_RPC, OPT_MAX_CYCLES, OPT_CHECK, OPT_JSON, OPT_CSV, OPT_FEBUF, OPT_NO_HOST,
 };
 
 int cmd_dram(int argc, char **argv)
@@ -90,6 +92,7 @@ int cmd_dram(int argc, char **argv)
 		{ "stats-json", required_argument, NULL, OPT_JSON },
 		{ "stats-csv", required_argument, NULL, OPT_CSV },
 		{ "frontend-buffer", required_argument, NULL, OPT_FEBUF },
+		{ "stats-no-host", no_argument, NULL, OPT_NO_HOST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -97,6 +100,8 @@ int cmd_dram(int argc, char **argv)
 	struct dram_pattern_params pat = { DRAM_PATTERN_STREAM, 100000, 4ull << 30, 0, 64, 0.0, 0 };
 	struct dram_sim_opts so = { 0, 1024, false, 0 };
 	const char *trace_path = NULL, *json = NULL, *csv = NULL;
+	unsigned dump_flags = 0;
+	double host;
 	bool have_pattern = false, have_seed = false, have_stride = false;
 	struct gpu_params p;
 	struct sim_err err;
@@ -187,6 +192,9 @@ int cmd_dram(int argc, char **argv)
 		case OPT_CSV:
 			csv = optarg;
 			break;
+		case OPT_NO_HOST:
+			dump_flags = STATS_DUMP_NO_HOST;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			cli_config_opts_free(&co);
@@ -246,9 +254,11 @@ int cmd_dram(int argc, char **argv)
 		if (bad != 0)
 			sim_panic("DRAM command stream violates the timing rules: %s", first);
 	}
-	if ((json != NULL &&
-	     cli_write_stats(dram_sim_stats(ds), json, STATS_JSON, &p, 0.0, NULL, 0, &err) != 0) ||
-	    (csv != NULL && cli_write_stats(dram_sim_stats(ds), csv, STATS_CSV, &p, 0.0, NULL, 0, &err) != 0))
+	host = dram_sim_host_seconds(ds);
+	if ((json != NULL && cli_write_stats(dram_sim_stats(ds), json, STATS_JSON, &p, host, NULL,
+					     dump_flags, &err) != 0) ||
+	    (csv != NULL && cli_write_stats(dram_sim_stats(ds), csv, STATS_CSV, &p, host, NULL,
+					    dump_flags, &err) != 0))
 		rc = cli_user_error(&err);
 	dram_sim_destroy(ds);
 	dram_trace_close(t);

@@ -208,6 +208,11 @@ struct stats *dram_sim_stats(struct dram_sim *ds)
 	return ds->st;
 }
 
+double dram_sim_host_seconds(const struct dram_sim *ds)
+{
+	return ds->tot.host_seconds;
+}
+
 bool dram_sim_hit_limit(const struct dram_sim *ds)
 {
 	return ds->stopped_at_limit;

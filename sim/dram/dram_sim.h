@@ -48,6 +48,8 @@ int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err)
 const struct dram_spec *dram_sim_spec(const struct dram_sim *ds);
 const struct addrmap *dram_sim_map(const struct dram_sim *ds);
 struct stats *dram_sim_stats(struct dram_sim *ds);
+/* The run's wall-clock seconds (0 before the run ends). */
+double dram_sim_host_seconds(const struct dram_sim *ds);
 /* Human report: bandwidth, latency, row behaviour, refresh, ECC, utilisation, waterfall. */
 void dram_sim_report(struct dram_sim *ds, FILE *out);
 /* Command checker results when opts.check was set (0 commands otherwise). */

@@ -3,6 +3,8 @@
 #   - two runs of each of several workloads and configs (a strided kernel, a random-order pointer
 #     chase, a stream copy on the HBM config, two Accel-Sim traces from gen_traces.py), with
 #     --stats-no-host, write the same JSON byte for byte, and it holds no host value;
+#   - two `gmsim dram` runs (random reads and writes, with refresh) with --stats-no-host
+#     write the same JSON, and it holds neither a host value nor the simulator's event count;
 #   - a sweep at -j 1 and at -j 2 writes the same results.csv byte for byte;
 #   - a golden run (tests/data/determinism/chase.json) matches byte for byte in whichever build
 #     runs this test: `make check` in the release build and in the --enable-debug + sanitizer
@@ -13,7 +15,7 @@
 #       gmsim run -q -c configs/test/small-gpu.cfg -w workloads/pointer_chase.wl \
 #         -p footprint_kb=64 -p loads=500 --stats-no-host --stats-json tests/data/determinism/chase.json
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 11
+plan 14
 C=configs/test/small-gpu.cfg
 T=$tap_tmp/tr
 python3 "$GMSIM_SRCDIR/tests/trace/gen_traces.py" "$T" || { echo "Bail out! gen_traces.py"; exit 1; }
@@ -41,6 +43,20 @@ expect_eq "--stats-no-host leaves no host value in the JSON" 0 "$(grep -c host "
 run_gmsim run -q -c $C -w workloads/stride.wl -p n=8192 --stats-json "$tap_tmp/h.json"
 expect_eq "... which a plain --stats-json has (gmsim.host_seconds, sim.host_seconds)" 2 \
 	"$(grep -c '"host_seconds"' "$tap_tmp/h.json")"
+
+# gmsim dram: --stats-no-host drops sim.host_seconds and sim.events (the simulator's work).
+D="dram -c configs/test/gddr6-16ch.cfg --pattern random --requests 20000 --write-fraction 0.3"
+run_gmsim $D --stats-no-host --stats-json "$tap_tmp/d1.json"
+r1=$rc
+run_gmsim $D --stats-no-host --stats-json "$tap_tmp/d2.json"
+expect_eq "gmsim dram: two runs, exit 0 0, byte-identical statistics" "0 0 same" \
+	"$r1 $rc $(cmp -s "$tap_tmp/d1.json" "$tap_tmp/d2.json" && echo same)"
+expect_eq "gmsim dram --stats-no-host: no host value, no event count" "0 0" \
+	"$(grep -c host "$tap_tmp/d1.json") $(grep -c '"events"' "$tap_tmp/d1.json")"
+run_gmsim $D --stats-json "$tap_tmp/d3.json"
+expect_eq "... which a plain --stats-json has (gmsim.host_seconds, sim.host_seconds, sim.events)" \
+	"2 1" \
+	"$(grep -c '"host_seconds"' "$tap_tmp/d3.json") $(grep -c '"events"' "$tap_tmp/d3.json")"
 
 # A sweep at -j 1 and -j 2.
 run_gmsim sweep tests/data/sweep/small.sweep --out "$tap_tmp/j1" -j 1 -q
