@@ -71,6 +71,8 @@ struct mem_req {
 	void *origin;             /* opaque back-pointer for the issuing unit */
 	struct mem_req *merged;   /* MSHR: waiters chained behind a primary miss */
 	struct mem_req *next;     /* intrusive queue link (pool free list when free) */
+	struct mem_req *parent;   /* made on behalf of another: an L1 store's write-through
+				   * holds the SM's store, acked when the L2 acks the write */
 	tick_t stamp[MEM_STAGE_COUNT]; /* tick each stage was entered; TICK_NEVER if not */
 };
 

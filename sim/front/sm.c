@@ -63,6 +63,13 @@ const struct cfg_field sm_fields[] = {
 		      "size): a global instruction holds it max(1, bytes / this) cycles, so one "
 		      "instruction a cycle at most (Volta/Ampere: 128, one 4-byte word a lane; an "
 		      "8-byte load takes two cycles); 0: no limit but the line request rate"),
+	CFG_U32_FIELD(P, block_launch_cycles, 0, 100000, "0",
+		      "core cycles from a thread block's dispatch to an SM until its warps can "
+		      "issue (block set-up: the SM's resources, special registers, parameters); "
+		      "0: at once"),
+	CFG_U32_FIELD(P, block_dispatch_per_cycle, 0, 1024, "0",
+		      "thread blocks the GPU-wide block dispatcher hands to SMs per core cycle "
+		      "(a block waits for a slot, then block_launch_cycles); 0: no limit"),
 };
 #undef P
 _Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS");
@@ -159,6 +166,7 @@ struct sm_core {
 struct front_stats {
 	uint64_t warp_insts, mem_insts, issue_stalls, shared_insts, shared_bank_conflicts;
 	uint64_t blocks;
+	uint64_t dispatch_wait;  /* cycles blocks waited for a dispatcher slot, summed */
 };
 
 struct front {
@@ -187,6 +195,8 @@ struct front {
 	uint64_t threads, nblocks, next_block, blocks_done, age;
 	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
 	cycle_t end;            /* core cycle the kernel's last block retired */
+	cycle_t disp_cycle;     /* the dispatcher's current slot cycle, */
+	uint32_t disp_used;     /* and the blocks it has handed out in it */
 	cycle_t progress_at;    /* core cycle of the last issue or reply, for the watchdog */
 	front_trace_fn *trace_fn;
 	void *trace_ctx;
@@ -702,13 +712,35 @@ static void read_ahead(struct front *f)
 	}
 }
 
-static void sm_launch(struct sm_core *sm)
+/* The cycle the GPU-wide dispatcher hands a block over, asked at cycle now: the first cycle
+ * from now with a slot left (block_dispatch_per_cycle a cycle; 0: now). */
+static cycle_t dispatch_slot(struct front *f, cycle_t now)
+{
+	if (f->p.block_dispatch_per_cycle == 0)
+		return now;
+	if (f->disp_cycle < now) {
+		f->disp_cycle = now;
+		f->disp_used = 0;
+	}
+	if (f->disp_used == f->p.block_dispatch_per_cycle) {
+		f->disp_cycle++;
+		f->disp_used = 0;
+	}
+	f->disp_used++;
+	f->st.dispatch_wait += f->disp_cycle - now;
+	return f->disp_cycle;
+}
+
+/* Launches the kernel's next block on sm at cycle now: its resources are taken at once, its
+ * warps issue from its dispatch slot + block_launch_cycles. */
+static void sm_launch(struct sm_core *sm, cycle_t now)
 {
 	struct front *f = sm->f;
 	const struct workload *wl = f->w;
 	uint64_t bid = f->next_block++;
 	struct block_slot *b = NULL;
 	uint32_t i, k, slot = 0;
+	cycle_t ready = dispatch_slot(f, now) + f->p.block_launch_cycles;
 
 	for (i = 0; i < f->p.max_blocks; i++)
 		if (!sm->blocks[i].live) {
@@ -746,6 +778,7 @@ static void sm_launch(struct sm_core *sm)
 		w->sbit = i % f->p.schedulers * sm->swords * 64 + i / f->p.schedulers; /* as made */
 		w->block = slot;
 		w->live = true;
+		w->busy_until = ready;
 		w->age = f->age++;
 		w->gid = bid * f->wpb + k;
 		if (f->tl != NULL) {
@@ -762,12 +795,12 @@ static void sm_launch(struct sm_core *sm)
 	f->st.blocks++;
 }
 
-static void sm_fill(struct sm_core *sm)
+static void sm_fill(struct sm_core *sm, cycle_t now)
 {
 	struct front *f = sm->f;
 
 	while (more_blocks(f) && sm_fits(sm) && !f->failed)
-		sm_launch(sm);
+		sm_launch(sm, now);
 }
 
 /* Retires finished warps with nothing in flight; frees finished blocks. */
@@ -806,7 +839,7 @@ static void sm_retire(struct sm_core *sm, cycle_t now)
 		}
 	}
 	if (freed)
-		sm_fill(sm);
+		sm_fill(sm, now);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1027,12 +1060,14 @@ static void register_stats(struct front *f, struct stats *st)
 		C(shared_insts, "warp shared-memory instructions"),
 		C(shared_bank_conflicts, "extra shared-memory cycles from bank conflicts"),
 		C(blocks, "thread blocks launched"),
+		C(dispatch_wait, "core cycles thread blocks waited for a slot of the GPU-wide "
+				 "dispatcher (sm.block_dispatch_per_cycle), summed"),
 #undef C
 	};
 	uint32_t i;
 
-	stats_counters(st, "sim", &f->st, defs, 2);
-	stats_counters(st, "sm", &f->st, smdefs, 4);
+	stats_counters(st, "sim", &f->st, defs, sizeof defs / sizeof defs[0]);
+	stats_counters(st, "sm", &f->st, smdefs, sizeof smdefs / sizeof smdefs[0]);
 	for (i = 0; i < f->nsm; i++) {
 		char name[48];
 
@@ -1285,6 +1320,7 @@ static void launch_first_blocks(struct front *f)
 {
 	bool more = true;
 	uint32_t i;
+	cycle_t now = clock_cycle(f->clk);
 
 	while (more) {
 		more = false;
@@ -1292,7 +1328,7 @@ static void launch_first_blocks(struct front *f)
 			struct sm_core *sm = &f->sms[i];
 
 			if (more_blocks(f) && sm_fits(sm) && !f->failed) {
-				sm_launch(sm);
+				sm_launch(sm, now);
 				more = true;
 			}
 		}

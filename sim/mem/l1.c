@@ -132,6 +132,13 @@ const char *const l1_write_policy_names[] = {
 	NULL,
 };
 
+const char *const l1_store_ack_names[] = {
+#define L1_SA_NAME(e, s) s,
+	L1_STORE_ACKS(L1_SA_NAME)
+#undef L1_SA_NAME
+	NULL,
+};
+
 #define P struct l1_params
 const struct cfg_field l1_fields[] = {
 	CFG_U32_FIELD(P, hit_latency_cycles, 1, 10000, "28",
@@ -163,6 +170,10 @@ const struct cfg_field l1_fields[] = {
 		       "stores always go through to the L2; write_through_no_allocate writes a "
 		       "present line only (GPUs, global stores), write_through_allocate also "
 		       "allocates an absent line (no fetch)"),
+	CFG_ENUM_FIELD(P, store_ack, l1_store_ack_names, "\"crossbar\"",
+		       "when the SM's store is acknowledged (the warp's store done, so its block "
+		       "may retire): crossbar, when its write-through enters the crossbar; l2, "
+		       "when the L2 slice's ack of the write comes back"),
 };
 #undef P
 const size_t l1_nfields = sizeof l1_fields / sizeof l1_fields[0];
@@ -184,6 +195,9 @@ int l1_params_check(const struct l1_params *p, const char *group, struct sim_err
 	if (p->write_policy >= L1_WRITE_POLICY_COUNT)
 		return sim_err_set(err, NULL, 0, "%s.write_policy: unknown policy %u", group,
 				   p->write_policy);
+	if (p->store_ack >= L1_STORE_ACK_COUNT)
+		return sim_err_set(err, NULL, 0, "%s.store_ack: unknown value %u", group,
+				   p->store_ack);
 	if (p->data_bank_bytes == 0 || (p->data_bank_bytes & (p->data_bank_bytes - 1)) != 0 ||
 	    p->data_bank_bytes > p->cache.sector_bytes)
 		return sim_err_set(err, NULL, 0, "%s.data_bank_bytes: expected a power of two of "
@@ -242,6 +256,10 @@ struct l1 {
 	struct level_replyq rq;
 	struct mem_req **acks;
 	uint32_t ack_head, ack_n;
+	/* store_ack = l2: the SM's stores whose L2 ack came back, waiting for resp (a FIFO
+	 * through their `next`), and how many originals are held (write out or ack waiting) */
+	struct mem_req *l2ack_first, *l2ack_last;
+	uint32_t l2ack_n, held;
 
 	struct level_head head;      /* the head of `in` */
 	uint64_t fill_gen;           /* fills so far (they change the cache and the MSHR) */
@@ -338,7 +356,13 @@ static enum level_stall try_store(struct l1 *l1, struct mem_req *r, const struct
 		cache_write(l1->c, line, bytes);
 		cache_clean(l1->c, line, cache_sectors_of(l1->c, bytes));
 	}
-	mq_push(l1, new_down(l1, r, MEM_REQ_STORE, line, r->sector_mask, tnow), r);
+	{
+		struct mem_req *d = new_down(l1, r, MEM_REQ_STORE, line, r->sector_mask, tnow);
+
+		if (l1->p.store_ack == L1_STORE_ACK_L2)
+			d->parent = r; /* acked to the SM when d's ack comes back */
+		mq_push(l1, d, r);
+	}
 	l1->stores_waiting++;
 	level_count(&l1->st.lv, lk->outcome);
 	l1->st.stores++;
@@ -495,8 +519,21 @@ static void l1_fill_in(struct l1 *l1, cycle_t now)
 		SIM_ASSERT(r->origin == l1 && r->is_reply);
 		if (r->type == MEM_REQ_STORE) {
 			SIM_ASSERT(l1->writes_out > 0);
+			SIM_ASSERT((r->parent != NULL) == (l1->p.store_ack == L1_STORE_ACK_L2));
 			l1->writes_out--;
 			l1->st.store_acks++;
+			if (r->parent != NULL) {
+				/* store_ack = l2: now the SM's store is acknowledged */
+				struct mem_req *o = r->parent;
+
+				o->next = NULL;
+				if (l1->l2ack_last != NULL)
+					l1->l2ack_last->next = o;
+				else
+					l1->l2ack_first = o;
+				l1->l2ack_last = o;
+				l1->l2ack_n++;
+			}
 			req_free(l1->pool, r, clock_tick_of(l1->clk, now));
 			continue;
 		}
@@ -575,8 +612,15 @@ static void l1_drain(struct l1 *l1, cycle_t now)
 		}
 		end_wait(&l1->st.miss_out_stalls, &l1->mq_wait_since, now);
 		if (s->orig != NULL) {
-			/* The store's write entered the crossbar: ack the SM (see the top). */
-			l1->acks[ring_at(l1->ack_head, l1->ack_n++, l1->p.miss_queue)] = s->orig;
+			if (l1->p.store_ack == L1_STORE_ACK_L2) {
+				/* held until the L2's ack of the write comes back */
+				l1->stores_waiting--;
+				l1->held++;
+			} else {
+				/* The store's write entered the crossbar: ack the SM (see the top). */
+				l1->acks[ring_at(l1->ack_head, l1->ack_n++, l1->p.miss_queue)] =
+					s->orig;
+			}
 			l1->writes_out++;
 			l1->st.writes_sent++;
 		} else {
@@ -606,6 +650,18 @@ static void l1_replies(struct l1 *l1, cycle_t now)
 		l1->ack_n--;
 		l1->stores_waiting--;
 	}
+	while (l1->l2ack_first != NULL) {
+		struct mem_req *o = l1->l2ack_first, *next = o->next;
+
+		if (!level_reply(&l1->rq, o, now, period, &l1->st.replies, &l1->st.reply_stalls,
+				 &l1->inside))
+			return;
+		l1->l2ack_first = next;
+		if (next == NULL)
+			l1->l2ack_last = NULL;
+		l1->l2ack_n--;
+		l1->held--;
+	}
 }
 
 static cycle_t min_cycle(cycle_t a, cycle_t b)
@@ -633,7 +689,7 @@ static void l1_sleep(struct l1 *l1, cycle_t now)
 	if (!l1->rq.blocked) {
 		if (l1->rq.n > 0)
 			next = min_cycle(next, at_least_next(level_replyq_next(&l1->rq), now));
-		if (l1->ack_n > 0)
+		if (l1->ack_n > 0 || l1->l2ack_n > 0)
 			next = now + 1;
 	}
 	h = link_head_ready(l1->fill_in);
@@ -797,7 +853,7 @@ struct clock_unit *l1_unit(struct l1 *l1)
 bool l1_is_idle(const struct l1 *l1)
 {
 	return l1->inside == 0 && l1->mq_n == 0 && l1->misses_out == 0 && l1->writes_out == 0 &&
-	       l1->fq_n == 0 && l1->rq.n == 0 && l1->ack_n == 0;
+	       l1->fq_n == 0 && l1->rq.n == 0 && l1->ack_n == 0 && l1->l2ack_n == 0;
 }
 
 const struct l1_stats *l1_stats(const struct l1 *l1)
@@ -866,7 +922,10 @@ void l1_check(const struct l1 *l1)
 	if (l1->p.mshr.granularity == MSHR_GRAN_SECTOR)
 		SIM_ASSERT(misses <= mshr_used(l1->m));
 	inq = level_replyq_check(&l1->rq);
-	SIM_ASSERT(l1->inside == mshr_waiting(l1->m) + inq + l1->stores_waiting);
+	SIM_ASSERT(l1->inside == mshr_waiting(l1->m) + inq + l1->stores_waiting + l1->held);
+	/* store_ack = l2: each held original has its write out or its ack waiting */
+	SIM_ASSERT(l1->p.store_ack == L1_STORE_ACK_L2 ? l1->held == l1->writes_out + l1->l2ack_n
+						      : l1->held == 0 && l1->l2ack_n == 0);
 }
 
 void l1_dump(const struct l1 *l1, FILE *out)
@@ -875,9 +934,10 @@ void l1_dump(const struct l1 *l1, FILE *out)
 
 	fprintf(out, "%s: sm %u, cycle %" PRIu64 ", inside %" PRIu64 ", miss queue %u/%u%s, "
 		"misses out %" PRIu64 ", writes out %" PRIu64 ", fill queue %u/%u, reply queue "
-		"%u/%u, acks %u%s\n", l1->prefix, l1->sm, clock_cycle(l1->clk), l1->inside,
-		l1->mq_n, l1->p.miss_queue, l1->mq_blocked ? " (blocked)" : "", l1->misses_out,
-		l1->writes_out, l1->fq_n, l1->fq_cap, l1->rq.n, l1->rq.cap, l1->ack_n,
+		"%u/%u, acks %u, L2 acks %u (%u held)%s\n", l1->prefix, l1->sm,
+		clock_cycle(l1->clk), l1->inside, l1->mq_n, l1->p.miss_queue,
+		l1->mq_blocked ? " (blocked)" : "", l1->misses_out, l1->writes_out, l1->fq_n,
+		l1->fq_cap, l1->rq.n, l1->rq.cap, l1->ack_n, l1->l2ack_n, l1->held,
 		l1->rq.blocked ? " (resp blocked)" : "");
 	level_head_dump(&l1->head, l1->in, out);
 	for (i = 0; i < l1->mq_n && i < 16; i++) {

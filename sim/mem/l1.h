@@ -53,6 +53,20 @@ enum l1_write_policy {
 /* NULL-terminated, in enum order. */
 extern const char *const l1_write_policy_names[];
 
+/* When a store is acknowledged to the SM (the warp's store is done; its block can retire):
+ * when its write-through enters the crossbar, or when the L2 slice's ack comes back. */
+#define L1_STORE_ACKS(X)          \
+	X(CROSSBAR, "crossbar")   \
+	X(L2, "l2")
+
+enum l1_store_ack {
+#define L1_SA_ENUM(e, s) L1_STORE_ACK_##e,
+	L1_STORE_ACKS(L1_SA_ENUM)
+#undef L1_SA_ENUM
+	L1_STORE_ACK_COUNT
+};
+extern const char *const l1_store_ack_names[];
+
 /*
  * l1: the parameters of one SM's L1.
  *
@@ -77,11 +91,12 @@ struct l1_params {
 	uint32_t fills_per_cycle;     /* fills (one returned miss each) the fill port writes per cycle */
 	uint32_t miss_queue;          /* requests (misses, store writes) waiting for the crossbar */
 	uint32_t write_policy;        /* enum l1_write_policy */
+	uint32_t store_ack;           /* enum l1_store_ack */
 };
 
 extern const struct cfg_field l1_fields[];
 extern const size_t l1_nfields;
-#define L1_NFIELDS 9 /* entries of l1_fields[] (checked in the .c) */
+#define L1_NFIELDS 10 /* entries of l1_fields[] (checked in the .c) */
 
 /* What the field ranges cannot check: cache_params_check of p->cache (as "<group>.cache") and
  * lines of at most 128 B (the width of mem_req.byte_mask). Returns 0, or -1 with err filled. */

@@ -35,7 +35,9 @@
  * therefore seen by a lookup of the same cycle, and a miss found at cycle c is sent at c.
  *
  * Latency (L2 cycles; v = the cycle the request becomes visible at the head of `in`):
- *   hit or store ack:  reply pushed at v + hit_latency_cycles (unloaded);
+ *   hit or store ack:  reply pushed at v + hit_latency_cycles (unloaded); a store's ack at
+ *                      v + store_ack_cycles when that is set (its own queue, sent after
+ *                      the hits' replies of the same cycle);
  *   load miss:         sent to the MC at cycle v (DRAM enqueue tick v x period_l2);
  *                      DRAM completes at DRAM cycle D (for a closed bank, unloaded:
  *                      D = floor(v x period_l2 / tCK) + 1 + tRCDRD + CL + burst, see test_mc);
@@ -156,6 +158,10 @@ const struct cfg_field l2_fields[] = {
 		      "tag lookups (requests taken from the crossbar) per L2 cycle and slice"),
 	CFG_U32_FIELD(P, fills_per_cycle, 1, 64, "1",
 		      "sectors the fill port writes per L2 cycle and slice"),
+	CFG_U32_FIELD(P, store_ack_cycles, 0, 10000, "0",
+		      "L2 cycles from a store visible at the slice to its ack pushed (the write "
+		      "accepted; no data to return); 0: hit_latency_cycles, in the hits' reply "
+		      "pipeline"),
 	CFG_U32_FIELD(P, miss_queue, 1, 65536, "32",
 		      "32 B DRAM accesses (reads, write-backs) waiting for the memory controllers, "
 		      "per slice (GPGPU-Sim: 32); at least 2 x sectors per line"),
@@ -251,6 +257,7 @@ struct l2 {
 	cycle_t last_drain;       /* cycle of the last drain */
 
 	struct level_replyq rq;   /* reply pipeline onto reply_out */
+	struct level_replyq aq;   /* store acks (store_ack_cycles > 0), also onto reply_out */
 	struct level_head head;   /* the head of `in` */
 	uint64_t fill_gen;        /* fills so far (they change the cache and the MSHR) */
 	uint64_t inside;          /* accepted requests not yet pushed on reply_out */
@@ -427,9 +434,10 @@ static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 				  const struct cache_lookup *lk, const struct cache_bytes *bytes,
 				  cycle_t visible, cycle_t now)
 {
+	struct level_replyq *q = l2->p.store_ack_cycles > 0 ? &l2->aq : &l2->rq;
 	struct cache_line_info victim;
 
-	if (!level_replyq_has_room(&l2->rq))
+	if (!level_replyq_has_room(q))
 		return LEVEL_STALL_REPLY_FULL;
 	if (lk->outcome == CACHE_LINE_MISS) {
 		if (mq_free(l2) < l2->g->sectors)
@@ -445,7 +453,8 @@ static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 	level_count(&l2->st.lv, lk->outcome == CACHE_LINE_MISS ? CACHE_LINE_MISS : CACHE_HIT);
 	l2->st.stores++;
 	r->merged = NULL;
-	level_replyq_push(&l2->rq, now + l2->p.hit_latency_cycles, r);
+	level_replyq_push(q, now + (l2->p.store_ack_cycles > 0 ? l2->p.store_ack_cycles
+							       : l2->p.hit_latency_cycles), r);
 	return LEVEL_STALL_NONE;
 }
 
@@ -602,10 +611,17 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 	l2->mq_n = kept;
 }
 
+/* Hits and fills first, then store acks (a refused push stops both: one reply_out). */
 static void l2_replies(struct l2 *l2, cycle_t now)
 {
-	level_replyq_send(&l2->rq, now, clock_period(l2->clk), &l2->st.replies,
-			  &l2->st.reply_stalls, &l2->inside);
+	l2->aq.blocked = false;
+	if (level_replyq_send(&l2->rq, now, clock_period(l2->clk), &l2->st.replies,
+			      &l2->st.reply_stalls, &l2->inside) &&
+	    l2->aq.n > 0)
+		level_replyq_send(&l2->aq, now, clock_period(l2->clk), &l2->st.replies,
+				  &l2->st.reply_stalls, &l2->inside);
+	else if (l2->aq.n > 0 && level_replyq_next(&l2->aq) <= now)
+		l2->aq.blocked = true; /* behind the refused reply: reply_out wakes us */
 }
 
 static cycle_t min_cycle(cycle_t a, cycle_t b)
@@ -627,6 +643,9 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 	h = level_replyq_next(&l2->rq);
 	if (h != CYCLE_NEVER && !l2->rq.blocked)
 		next = min_cycle(next, h > now ? h : now + 1);
+	h = level_replyq_next(&l2->aq);
+	if (h != CYCLE_NEVER && !l2->aq.blocked && !l2->rq.blocked)
+		next = min_cycle(next, h > now ? h : now + 1);
 	/* blocked: reply_out wakes us when it pops (we are its producer). */
 	h = link_head_ready(l2->in);
 	if (h != CYCLE_NEVER) {
@@ -635,7 +654,9 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 			next = min_cycle(next, h > now ? h : now + 1);
 			break;
 		case LEVEL_STALL_REPLY_FULL:
-			if (level_replyq_has_room(&l2->rq))
+			/* the head's queue (hits, or store acks) may have room again */
+			if (level_replyq_has_room(&l2->rq) ||
+			    (l2->p.store_ack_cycles > 0 && level_replyq_has_room(&l2->aq)))
 				next = now + 1;
 			break;
 		case LEVEL_STALL_MISS_QUEUE_FULL:
@@ -703,6 +724,10 @@ static void register_stats(struct l2 *l2, struct stats *st, const char *prefix)
 			      "load hits: L2 cycles from visible to reply pushed",
 			      "load misses (MSHR): L2 cycles from visible to reply pushed",
 			      "stores: L2 cycles from visible to ack pushed");
+	/* store acks of their own queue go to the same distributions */
+	l2->aq.lat_hit = l2->rq.lat_hit;
+	l2->aq.lat_miss = l2->rq.lat_miss;
+	l2->aq.lat_store = l2->rq.lat_store;
 }
 
 struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, struct link *in,
@@ -738,6 +763,9 @@ struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, 
 	level_replyq_init(&l2->rq, (p->lookups_per_cycle + p->fills_per_cycle) *
 				   (p->hit_latency_cycles + 1), reply_out, MEM_STAGE_L2_ACCESS,
 			  MEM_STAGE_L2_MISS);
+	/* one store ack a lookup: never full while reply_out keeps up */
+	level_replyq_init(&l2->aq, p->lookups_per_cycle * (p->store_ack_cycles + 1), reply_out,
+			  MEM_STAGE_L2_ACCESS, MEM_STAGE_L2_MISS);
 	level_head_init(&l2->head);
 	l2->unit = clock_attach(clk, l2->prefix, l2_tick, l2);
 	link_set_consumer(in, l2->unit);
@@ -765,6 +793,7 @@ void l2_destroy(struct l2 *l2)
 	free(l2->mcs);
 	free(l2->ports);
 	level_replyq_free(&l2->rq);
+	level_replyq_free(&l2->aq);
 	free(l2->prefix);
 	free(l2);
 }
@@ -777,7 +806,7 @@ struct clock_unit *l2_unit(struct l2 *l2)
 bool l2_is_idle(const struct l2 *l2)
 {
 	return l2->inside == 0 && l2->acc_count[ACC_FREE] == l2->acc_total && l2->mq_n == 0 &&
-	       l2->rq.n == 0;
+	       l2->rq.n == 0 && l2->aq.n == 0;
 }
 
 const struct l2_stats *l2_stats(const struct l2 *l2)
@@ -838,7 +867,8 @@ void l2_check(const struct l2 *l2)
 	SIM_ASSERT(link_occupancy(l2->fill_in) <= n[ACC_AT_MC]);
 	if (l2->p.mshr.granularity == MSHR_GRAN_SECTOR)
 		SIM_ASSERT(reads == mshr_used(l2->m));
-	inq = level_replyq_check(&l2->rq);
+	inq = level_replyq_check(&l2->rq) + level_replyq_check(&l2->aq);
+	SIM_ASSERT(l2->p.store_ack_cycles > 0 || l2->aq.n == 0);
 	SIM_ASSERT(l2->inside == mshr_waiting(l2->m) + inq);
 }
 

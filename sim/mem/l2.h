@@ -57,12 +57,13 @@ struct l2_params {
 	uint32_t fill_latency_cycles; /* DRAM data returned -> sector readable, L2 cycles */
 	uint32_t lookups_per_cycle;   /* tag lookups (requests taken from `in`) per cycle */
 	uint32_t fills_per_cycle;     /* sectors written by the fill port per cycle */
+	uint32_t store_ack_cycles;    /* store visible -> ack pushed (0: hit_latency_cycles) */
 	uint32_t miss_queue;          /* 32 B accesses (reads and write-backs) waiting for the MCs */
 };
 
 extern const struct cfg_field l2_fields[];
 extern const size_t l2_nfields;
-#define L2_NFIELDS 5 /* entries of l2_fields[] (checked in the .c) */
+#define L2_NFIELDS 6 /* entries of l2_fields[] (checked in the .c) */
 
 /* What the field ranges cannot check: cache_params_check of p->cache (as "<group>.cache"),
  * lines of at most 128 B (the width of mem_req.byte_mask), and a miss queue that holds one

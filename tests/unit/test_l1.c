@@ -23,7 +23,8 @@
  *   c. sector miss on a present line: a miss for the missing sector only;
  *   d. MSHR full and merge limit: the head waits, counted, nothing lost;
  *   e. lookups_per_cycle: a 4-line burst takes 4 lookup cycles at 1, one at 4;
- *   f. write-through no-allocate / allocate: what the cache holds, what goes down;
+ *   f. write-through no-allocate / allocate: what the cache holds, what goes down; stores
+ *      acked to the SM when the L2's ack comes back (store_ack = l2);
  *   g. fill-port contention: two fills in one cycle with one fill per cycle;
  *   h. stage stamps copied from the miss into the original (primary and late merge);
  *   i. miss queue full behind a stalled crossbar input;
@@ -733,6 +734,35 @@ static void test_write_no_allocate(void **state)
 	assert_int_equal(stat(e, "sm3.l1d.hits"), 3); /* s3 (bytes present), hit, part */
 }
 
+/* l1.store_ack = "l2": the SM's store is acknowledged when the L2's ack of its write comes
+ * back, not when the write enters the crossbar. A store visible at v = 11: its write is pushed
+ * into miss_out at 11, popped by the memory at 12 and acked on fill_in at 112 (D = 100),
+ * popped from fill_in at 113, where the original is pushed on resp: the SM has it at 114
+ * (crossbar: 12). Until then the L1 holds it (not idle). */
+static void test_store_ack_l2(void **state)
+{
+	struct env *e = env_new(state);
+	uint64_t s1, s2, ld;
+
+	e->p.store_ack = L1_STORE_ACK_L2;
+	env_start(e);
+	s1 = store_at(e, 10, 0x2000, 0, 32);
+	/* two stores to one line, one cycle apart: each waits for its own ack */
+	s2 = store_at(e, 11, 0x2000, 32, 32);
+	/* a load behind them is not held up by the stores' acks */
+	ld = load_at(e, 12, 0x4000, 0x1);
+	while (eventq_now(e->q) < (tick_t)50 * CORE_PS && eventq_step(e->q))
+		l1_check(e->l1);
+	assert_false(l1_is_idle(e->l1));
+	run_all(e, true);
+	assert_int_equal(e->reply_at[s1], 11 + e->delay + 3);
+	assert_int_equal(e->reply_at[s2], 12 + e->delay + 3);
+	assert_int_equal(e->reply_at[ld], miss_reply(e, 13));
+	assert_int_equal(count_down(e, MEM_REQ_STORE), 2);
+	assert_int_equal(stat(e, "sm3.l1d.store_acks"), 2);
+	assert_int_equal(stat(e, "sm3.l1d.writes_sent"), 2);
+}
+
 static void test_write_allocate(void **state)
 {
 	struct env *e = env_new(state);
@@ -1096,6 +1126,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_data_banks, env_free),
 		cmocka_unit_test_teardown(test_data_width, env_free),
 		cmocka_unit_test_teardown(test_write_no_allocate, env_free),
+		cmocka_unit_test_teardown(test_store_ack_l2, env_free),
 		cmocka_unit_test_teardown(test_write_allocate, env_free),
 		cmocka_unit_test_teardown(test_fill_contention, env_free),
 		cmocka_unit_test_teardown(test_fill_two_ports, env_free),

@@ -18,7 +18,7 @@
  * completes at D = a + 1 + tRCDRD + CL + burst (test_mc); its fill is at
  * F = floor(D x 571 / 725) + fill latency and its reply is pushed at F + H.
  *
- *   a. hit and store-ack latency, exact;
+ *   a. hit and store-ack latency, exact (also with store_ack_cycles: acks overtake hits);
  *   b. miss latency, exact, and the latency distributions;
  *   c. two loads to one sector: one DRAM read, both replied by the same fill;
  *   d. MSHR full (1 entry): the second miss waits at the head, counted, and proceeds at the fill;
@@ -28,6 +28,7 @@
  *   h. conservation under load: random loads and stores over two channels, small MSHR, miss
  *      queue, MC queues and a slow reply consumer; every request replied exactly once, l2_check
  *      after every event, everything idle at the end;
+ *      (also with a store-ack latency of its own);
  *   i. determinism: two identical runs, identical reply cycles and statistics.
  */
 #include "config.h"
@@ -412,6 +413,30 @@ static void test_hit_latency(void **state)
 	assert_int_equal(stat(e, "l2.replies"), 2);
 }
 
+/* l2.store_ack_cycles = 26: a store's ack leaves from its own queue 26 cycles after it is
+ * visible, ahead of a load hit visible one cycle earlier (which still takes the hit latency). */
+static void test_store_ack_latency(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t ld0, ld, st;
+
+	e->p.store_ack_cycles = 26;
+	env_start(e);
+	/* line 0x1000 present: a store of sector 0 at 10 allocates it (ack at 11 + 26 + 1) */
+	st = issue_at(e, 10, MEM_REQ_STORE, 0x1000, 0x1, 0, 32);
+	/* a load hit visible at 201, then a store visible at 202: the ack (202 + 26) overtakes the
+	 * hit's reply (201 + 100) */
+	ld0 = load_at(e, 200, 0x1000, 0x1);
+	ld = issue_at(e, 201, MEM_REQ_STORE, 0x1000, 0x1, 0, 32);
+	run_all(e, true);
+	assert_int_equal(e->reply_at[st], 10 + 1 + 26 + 1);
+	assert_int_equal(e->reply_at[ld0], 200 + 1 + 100 + 1);
+	assert_int_equal(e->reply_at[ld], 201 + 1 + 26 + 1);
+	assert_int_equal(stat(e, "l2.latency_store.mean"), 26);
+	assert_int_equal(stat(e, "l2.latency_hit.mean"), 100);
+	assert_int_equal(stat(e, "l2.replies"), 3);
+}
+
 static void test_miss_latency(void **state)
 {
 	struct env *e = env_new(state, 1);
@@ -739,6 +764,18 @@ static void test_conservation(void **state)
 	assert_true(s->mshr_merges > 0);
 }
 
+/* The same with store acks of their own latency (shorter than the hits'): both queues share the
+ * reply port, every request is still replied exactly once. */
+static void test_conservation_store_ack(void **state)
+{
+	struct env *e = env_new(state, 2);
+
+	e->p.store_ack_cycles = 5;
+	random_run(e, 5000, 0x9e3779b97f4a7c15ull, 64 * 1024);
+	check_conserved(e, 5000, "conservation 64 KB, store acks 5");
+	assert_true(l2_stats(e->l2)->reply_stalls > 0);
+}
+
 /* 4 KB (32 lines) over a 2 KB slice (4 sets of 4 ways) with line-granular MSHRs (8 entries,
  * merge limit 2): merges, merge-limit stalls and sets whose every way is reserved. */
 static void test_conservation_hot(void **state)
@@ -891,6 +928,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_hit_latency, env_free),
+		cmocka_unit_test_teardown(test_store_ack_latency, env_free),
 		cmocka_unit_test_teardown(test_miss_latency, env_free),
 		cmocka_unit_test_teardown(test_merge, env_free),
 		cmocka_unit_test_teardown(test_mshr_full, env_free),
@@ -898,6 +936,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_dirty_eviction, env_free),
 		cmocka_unit_test_teardown(test_partial_write_read, env_free),
 		cmocka_unit_test_teardown(test_conservation, env_free),
+		cmocka_unit_test_teardown(test_conservation_store_ack, env_free),
 		cmocka_unit_test_teardown(test_conservation_hot, env_free),
 		cmocka_unit_test_teardown(test_determinism, env_free),
 		cmocka_unit_test_teardown(test_params_check, env_free),

@@ -140,12 +140,12 @@ static void trace_fn(void *ctx, cycle_t cycle, uint32_t sm, uint64_t gid,
 
 /* Runs workload wl (with -p params) on the small test GPU with one SM, the fixed memory and
  * the config overrides extra (NULL-terminated); fills t and returns the kernel's cycles. */
-static cycle_t run_traced(const char *wl, const char *const *params, size_t nparams,
-			  const char *const *extra, struct trace *t)
+static cycle_t run_traced_on(bool fixed, const char *wl, const char *const *params,
+			     size_t nparams, const char *const *extra, struct trace *t)
 {
-	const char *ovr[16] = { "memory.model=\"fixed\"", "memory.latency_cycles=10",
-				"memory.requests_per_cycle=64", "gpu.sms=1" };
-	size_t n = 4;
+	const char *ovr[16] = { "gpu.sms=1", "memory.model=\"fixed\"", "memory.latency_cycles=10",
+				"memory.requests_per_cycle=64" };
+	size_t n = fixed ? 4 : 1;
 	struct gpu_params p;
 	struct sim_err err;
 	struct workload *w;
@@ -172,6 +172,12 @@ static cycle_t run_traced(const char *wl, const char *const *params, size_t npar
 	sim_destroy(s);
 	workload_free(w);
 	return cycles;
+}
+
+static cycle_t run_traced(const char *wl, const char *const *params, size_t nparams,
+			  const char *const *extra, struct trace *t)
+{
+	return run_traced_on(true, wl, params, nparams, extra, t);
 }
 
 static void test_scoreboard(void **state)
@@ -275,6 +281,74 @@ static void test_register_occupancy(void **state)
 	assert_true(t.cycle[23] < t.cycle[0] + 8);
 }
 
+static void test_block_dispatch(void **state)
+{
+	static const char *const launch[] = { "sm.block_launch_cycles=50", NULL };
+	static const char *const one[] = { "sm.block_dispatch_per_cycle=1", NULL };
+	static const char *const two[] = { "sm.block_dispatch_per_cycle=2", NULL };
+	static const char *const both[] = { "sm.block_dispatch_per_cycle=1",
+					    "sm.block_launch_cycles=50", NULL };
+	struct trace t;
+	cycle_t c0;
+	uint32_t i;
+
+	(void)state;
+	/* Four one-warp blocks on four schedulers, no dispatcher limit: all issue in one cycle. */
+	run_traced("tests/data/sm/blocks4.wl", NULL, 0, NULL, &t);
+	assert_int_equal(t.n, 4);
+	c0 = t.cycle[0];
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.cycle[i], c0);
+	/* A launch latency of 50 cycles: every warp's first issue 50 cycles later. */
+	run_traced("tests/data/sm/blocks4.wl", NULL, 0, launch, &t);
+	assert_int_equal(t.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.cycle[i], c0 + 50);
+	/* One block a cycle: block b starts b cycles after block 0. */
+	run_traced("tests/data/sm/blocks4.wl", NULL, 0, one, &t);
+	assert_int_equal(t.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.cycle[i], c0 + t.gid[i]);
+	/* Two a cycle: blocks 0 and 1, then 2 and 3. */
+	run_traced("tests/data/sm/blocks4.wl", NULL, 0, two, &t);
+	assert_int_equal(t.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.cycle[i], c0 + t.gid[i] / 2);
+	/* Both: the slot, then the latency. */
+	run_traced("tests/data/sm/blocks4.wl", NULL, 0, both, &t);
+	assert_int_equal(t.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.cycle[i], c0 + 50 + t.gid[i]);
+}
+
+/* One block per SM, two blocks of one store each, on the real hierarchy: the second block
+ * starts when the first retires. With l1.store_ack = "l2" the first block's store is done
+ * only when the L2's ack comes back, which is at least the L2's pipeline (hit latency) later
+ * than when its write entered the crossbar (store_ack = "crossbar"). */
+static void test_block_retire_store_ack(void **state)
+{
+	static const char *const xbar[] = { "sm.max_blocks=1", "l2.hit_latency_cycles=150",
+					    NULL };
+	static const char *const l2[] = { "sm.max_blocks=1", "l2.hit_latency_cycles=150",
+					  "l1.store_ack=\"l2\"", NULL };
+	struct trace t;
+	cycle_t gap_xbar, gap_l2;
+
+	(void)state;
+	run_traced_on(false, "tests/data/sm/store2.wl", NULL, 0, xbar, &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.gid[0], 0);
+	assert_int_equal(t.gid[1], 1);
+	gap_xbar = t.cycle[1] - t.cycle[0];
+	run_traced_on(false, "tests/data/sm/store2.wl", NULL, 0, l2, &t);
+	assert_int_equal(t.n, 2);
+	gap_l2 = t.cycle[1] - t.cycle[0];
+	/* crossbar: the write leaves the L1 a few cycles after the store issues */
+	assert_true(gap_xbar < 20);
+	/* l2: there and back through the crossbar, and the L2's 150 cycles */
+	assert_true(gap_l2 >= gap_xbar + 150);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +359,8 @@ int main(void)
 		cmocka_unit_test(test_ldst_rate),
 		cmocka_unit_test(test_scheduler_order),
 		cmocka_unit_test(test_register_occupancy),
+		cmocka_unit_test(test_block_dispatch),
+		cmocka_unit_test(test_block_retire_store_ack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
