@@ -40,8 +40,11 @@
  * Inline ECC (GDDR6): ECC burst of data column c is column data_cols + c / 16 of the same row
  * (2 B of ECC per 32 B burst). Before its own column command an access may need column reads of
  * the same row: the old data (a partial write's read-modify-write) and the ECC burst (on an ECC
- * cache miss). A write that follows a read of its own row waits for that read's data. Dirty ECC
- * bursts evicted from the ECC cache become internal writes.
+ * cache miss of a read or partial write). A full write needs neither: its ECC bytes come from its
+ * own data and are merged into the ECC cache (a miss installs the entry without a read; its
+ * write-back is a masked write of the bytes held). A write that follows a read of its own row
+ * waits for that read's data. Dirty ECC bursts evicted from the ECC cache become internal
+ * writes.
  *
  * Waterfall: each burst's data starts at some cycle d; the data bus of its pseudo-channel was free
  * since f. The gap d - f is split into idle (no access was queued for the pseudo-channel) and one
@@ -195,6 +198,7 @@ struct pcq {
 struct ecc_line {
 	uint64_t key;         /* (pc, bank, row, ecc column) + 1; 0 = empty */
 	uint64_t used;
+	uint16_t valid;       /* data bursts whose ECC bytes the entry holds (read or written) */
 	bool dirty;
 };
 
@@ -720,11 +724,17 @@ static uint64_t ecc_key(const struct mc *m, const struct dram_addr *a)
 		m->s->bursts_per_row + ecc_col(m, a->col)) + 1;
 }
 
-/* Looks the ECC burst of a up; on a miss installs it (evicting the least recently used, which
- * becomes an internal write if dirty). Returns true on a hit. */
-static bool ecc_lookup(struct mc *m, const struct dram_addr *a, bool write, cycle_t now)
+/* Looks the ECC burst of a up for an access (write: a full write, whose ECC bytes are computed
+ * from its own data). Returns true when the entry serves it without reading the ECC burst: a
+ * read or partial write whose data burst's ECC bytes the entry holds, or any full write, which
+ * only sets its ECC bytes (a miss installs the entry without reading it: the write-back is a
+ * masked write, GDDR6's WDM/WSM commands, of the bytes written). Otherwise the caller reads the
+ * burst (which brings all 16 data bursts' ECC). A miss evicts the least recently used entry,
+ * which becomes an internal write if dirty. */
+static bool ecc_lookup(struct mc *m, const struct dram_addr *a, bool full_write, cycle_t now)
 {
 	uint64_t key = ecc_key(m, a);
+	uint16_t bit = (uint16_t)(1u << (a->col % ECC_DATA_PER_BURST));
 	struct ecc_line *victim = &m->ecc[0];
 	uint32_t i;
 
@@ -733,7 +743,14 @@ static bool ecc_lookup(struct mc *m, const struct dram_addr *a, bool write, cycl
 
 		if (l->key == key) {
 			l->used = ++m->ecc_clock;
-			l->dirty |= write;
+			if (full_write) {
+				l->valid |= bit;
+				l->dirty = true;
+			} else if ((l->valid & bit) == 0) {
+				l->valid = 0xffff; /* read now, with the bytes held merged in */
+				m->st.ecc_misses++;
+				return false;
+			}
 			m->st.ecc_hits++;
 			return true;
 		}
@@ -762,8 +779,9 @@ static bool ecc_lookup(struct mc *m, const struct dram_addr *a, bool write, cycl
 	}
 	victim->key = key;
 	victim->used = ++m->ecc_clock;
-	victim->dirty = write;
-	return false;
+	victim->dirty = full_write;
+	victim->valid = full_write ? bit : 0xffff;
+	return full_write;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1164,7 +1182,7 @@ static void prepare_ecc(struct mc *m, struct ent *e, cycle_t now)
 		return;
 	if (e->a.is_write && e->a.partial)
 		e->pre_ops |= PRE_RMW;
-	if (!ecc_lookup(m, &e->a.da, e->a.is_write, now))
+	if (!ecc_lookup(m, &e->a.da, e->a.is_write && !e->a.partial, now))
 		e->pre_ops |= PRE_ECC;
 }
 

@@ -1125,7 +1125,7 @@ static void test_ecc_partial_write(void **state)
 }
 
 /* A one-line ECC cache: the second write's ECC line evicts the first's, dirty: an ECC write of
- * column 60 of the first row. */
+ * column 60 of the first row. Full writes never read their ECC burst (a miss installs it). */
 static void test_ecc_writeback(void **state)
 {
 	struct env *e = env_new(state, DRAM_STD_GDDR6, 14.0, 1);
@@ -1150,9 +1150,48 @@ static void test_ecc_writeback(void **state)
 	assert_int_equal(wb, 1);
 	assert_int_equal(stat(e, 0, "ecc_writes"), 1);
 	assert_int_equal(stat(e, 0, "ecc_misses"), 2);
-	assert_int_equal(stat(e, 0, "ecc_reads"), 2);
+	assert_int_equal(stat(e, 0, "ecc_reads"), 0);
 	assert_int_equal(stat(e, 0, "writes"), 2); /* the ECC write is not the requester's */
 	assert_int_equal(e->ndone, 2);
+}
+
+/* The ECC cache holds the ECC bytes of written bursts only: after full writes of columns 0 and
+ * 1, a read of column 1 finds its ECC bytes (no ECC read), a read of column 2 (same ECC burst,
+ * not written) reads the ECC burst, and then column 3 finds it. */
+static void test_ecc_full_write_valid(void **state)
+{
+	struct env *e = env_new(state, DRAM_STD_GDDR6, 14.0, 1);
+	uint32_t i, ecc_rd = 0, ecc_wr = 0;
+
+	e->p.ecc = MC_ECC_INLINE;
+	env_start(e, 1);
+	wr_at(e, 0, 0, 1, 0);
+	wr_at(e, 0, 0, 1, 1);
+	rd_at(e, 300, 0, 1, 1);
+	rd_at(e, 400, 0, 1, 2);
+	rd_at(e, 500, 0, 1, 3);
+	finish(e);
+
+	for (i = 0; i < e->nlog; i++) {
+		const struct cmd_rec *r = &e->log[i];
+
+		if (r->a.col != 60)
+			continue;
+		if (r->cmd == DRAM_CMD_RD) {
+			ecc_rd++;
+			/* before the read of column 2 (at 400 or later), not before column 1's */
+			assert_true(r->at >= 400 && r->at < 500);
+		} else if (dram_cmd_is_write(r->cmd)) {
+			ecc_wr++;
+		}
+	}
+	assert_int_equal(ecc_rd, 1);
+	assert_int_equal(ecc_wr, 0); /* still cached, dirty */
+	assert_int_equal(stat(e, 0, "ecc_reads"), 1);
+	assert_int_equal(stat(e, 0, "ecc_misses"), 2); /* the first write, the read of column 2 */
+	assert_int_equal(stat(e, 0, "ecc_hits"), 3);
+	assert_int_equal(stat(e, 0, "writes"), 2);
+	assert_int_equal(stat(e, 0, "reads"), 3);
 }
 
 static const char *check_err(const struct mc_params *p, const struct dram_spec *s)
@@ -1515,6 +1554,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ecc_inline_reads, env_free),
 		cmocka_unit_test_teardown(test_ecc_partial_write, env_free),
 		cmocka_unit_test_teardown(test_ecc_writeback, env_free),
+		cmocka_unit_test_teardown(test_ecc_full_write_valid, env_free),
 		cmocka_unit_test(test_params_check),
 		cmocka_unit_test_teardown(test_queue_room, env_free),
 		cmocka_unit_test_teardown(test_producer_woken, env_free),
