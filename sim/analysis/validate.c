@@ -367,14 +367,14 @@ const struct vfamily_info validate_families[] = {
 	{ "l2_read_bw", "l2_bw.wl",
 	  "total_working_set_kB: 1024-thread blocks read 64 KiB chunks of the working set, 3 "
 	  "waves; warm-up pass when it fits 1.25 x L2; read GB/s" },
-	{ "stream_init_bw", "stream.wl", "blockSize: 2 blocks per SM, grid-stride over doubles "
-	  "after a run of the same kernel over one L2 capacity (as the repeated timed runs), "
-	  "a[i] = s; GB/s of stores" },
-	{ "stream_read_bw", "stream.wl", "blockSize: as init, sum += a[i]; GB/s of loads" },
-	{ "stream_scale_bw", "stream.wl", "blockSize: as init, a[i] = s * b[i]; GB/s of loads + "
-	  "stores" },
-	{ "stream_triad_bw", "stream.wl", "blockSize: as init, a[i] = b[i] + s * c[i]; GB/s of "
-	  "loads + stores" },
+	{ "stream_init_bw", "gpu_stream.wl", "blockSize: one double per thread, 2 blocks per SM "
+	  "(shared-memory spoiler), 32 waves of blocks after a run of the same kernel over one "
+	  "L2 capacity (as the repeated timed runs), A[i] = c; GB/s of stores" },
+	{ "stream_read_bw", "gpu_stream.wl", "blockSize: as init, t = B[i]; GB/s of loads" },
+	{ "stream_scale_bw", "gpu_stream.wl", "blockSize: as init, A[i] = c B[i]; GB/s of loads "
+	  "+ stores" },
+	{ "stream_triad_bw", "gpu_stream.wl", "blockSize: as init, A[i] = B[i] D[i] + C[i]; GB/s "
+	  "of 3 loads + 1 store" },
 	{ "l1_cycles_per_warp_load", "l1_strides.wl",
 	  "float_ or double_block_width, pitch: one 1024-thread block of width w reads "
 	  "A[x%64 + (y%32) pitch + k]; cycles per warp load" },
@@ -552,6 +552,12 @@ static void plan_stream_run(const struct vmachine *m, struct vplan *pl, double b
 	pl->ops = iters * per_iter * (loads + stores);
 }
 
+/* gpu_stream.wl: waves of resident blocks the measured kernel runs at least. */
+#define GPU_STREAM_WAVES 32.0
+
+/* RRZE gpu-stream: one double per thread in blocks of bs threads, 2 resident blocks per SM
+ * (the source's shared-memory spoiler); a warm-up run of the same kernel over one L2 capacity,
+ * then the measured one over 32 waves of resident blocks and at least one L2 capacity. */
 static int plan_stream(const struct vmetric *mt, const struct vmachine *m, struct vplan *pl,
 		       char *reason, size_t size)
 {
@@ -562,9 +568,10 @@ static int plan_stream(const struct vmetric *mt, const struct vmachine *m, struc
 		{ "stream_init_bw", 0, 1 },
 		{ "stream_read_bw", 1, 0 },
 		{ "stream_scale_bw", 1, 1 },
-		{ "stream_triad_bw", 2, 1 },
+		{ "stream_triad_bw", 3, 1 },
 	};
-	double bs;
+	const double bpsm = 2.0;
+	double bs, first, blocks;
 	size_t i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++)
@@ -576,7 +583,23 @@ static int plan_stream(const struct vmetric *mt, const struct vmachine *m, struc
 	if (bs < 32 || bs > 1024 || fmod(bs, 32.0) != 0.0)
 		return skip(reason, size, "%s: blockSize not a multiple of 32 in 32..1024",
 			    mt->family);
-	plan_stream_run(m, pl, bs, 2.0, 8.0, v[i].loads, v[i].stores, 0.0);
+	if (bpsm * bs > m->threads_per_sm)
+		return skip(reason, size, "%s: 2 blocks of blockSize threads do not fit on an SM "
+			    "(the source skips it)", mt->family);
+	first = ceil((double)m->l2_bytes / (bs * 8.0));
+	blocks = fmax(ceil(GPU_STREAM_WAVES * bpsm * m->sms), first);
+	pl->workload = "gpu_stream.wl";
+	plan_both(pl, "threads", bs);
+	/* the spoiler: half the SM's shared memory a block, so 2 blocks fit and 3 do not */
+	plan_both(pl, "spoiler", floor((double)m->shared_bytes / bpsm));
+	plan_both(pl, "loads", v[i].loads);
+	plan_both(pl, "stores", v[i].stores);
+	plan_p(pl->warm, &pl->nwarm, "first", 0);
+	plan_p(pl->warm, &pl->nwarm, "blocks", first);
+	plan_p(pl->meas, &pl->nmeas, "first", first);
+	plan_p(pl->meas, &pl->nmeas, "blocks", blocks);
+	pl->kind = VV_GBPS;
+	pl->ops = blocks * bs * 8.0 * (v[i].loads + v[i].stores);
 	return 1;
 }
 

@@ -107,6 +107,7 @@ struct vmachine {
 	uint32_t sms;
 	uint32_t blocks_1024;   /* resident blocks of 1024 threads per SM */
 	uint32_t threads_per_sm; /* resident threads per SM (full occupancy) */
+	uint64_t shared_bytes;  /* shared memory per SM (sm.shared_kb) */
 	uint64_t l1_bytes, l2_bytes;
 	double core_mhz;
 };

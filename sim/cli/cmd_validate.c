@@ -407,6 +407,7 @@ static int plan_points(struct vrun *v, const struct vopts *o, struct sim_err *er
 	m.sms = p->gpu.sms;
 	m.blocks_1024 = sm_blocks_per_sm(&p->sm, 32, 0, 0);
 	m.threads_per_sm = p->sm.max_warps * 32;
+	m.shared_bytes = (uint64_t)p->sm.shared_kb * 1024;
 	m.core_mhz = v->core_mhz = gpu_clock_mhz(p, GPU_CLK_CORE);
 	if (cli_cache_capacities(p, &m.l1_bytes, &m.l2_bytes, err) != 0)
 		return -1;

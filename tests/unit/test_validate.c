@@ -228,19 +228,31 @@ static void test_plans(void **state)
 
 	r.metric = "stream_triad_bw@blockSize=512;occupancy_pct=50.0";
 	r.unit = "GB/s";
+	m.shared_bytes = 96 * 1024;
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
-	assert_int_equal(pl.nwarm, 8);                   /* the same kernel over one L2 */
-	assert_string_equal(pl.warm[2], "blocks_per_sm=2");
-	assert_string_equal(pl.warm[3], "elem=8");
-	assert_string_equal(pl.warm[6], "loads=2");
-	assert_string_equal(pl.warm[7], "stores=1");
-	assert_string_equal(pl.warm[5], "iters=10");     /* 6 MiB / (160 x 512 x 8 B) = 9.6 */
-	assert_string_equal(pl.meas[0], "first=10");
-	/* 4 x 10 = 40 iterations (4 L2 capacities per array) x 160 blocks x 512 threads x 24 B */
-	assert_string_equal(pl.meas[5], "iters=40");
-	assert_true(pl.ops == 40.0 * 160 * 512 * 24);
+	assert_string_equal(pl.workload, "gpu_stream.wl");
+	assert_int_equal(pl.nwarm, 6);
+	assert_int_equal(pl.nmeas, 6);
+	assert_string_equal(pl.meas[0], "threads=512");
+	assert_string_equal(pl.meas[1], "spoiler=49152");  /* 96 KiB / 2 blocks per SM */
+	assert_string_equal(pl.meas[2], "loads=3");       /* B, C, D */
+	assert_string_equal(pl.meas[3], "stores=1");
+	/* the warm-up: the same kernel over one L2 (6 MiB / (512 x 8 B) = 1536 blocks) */
+	assert_string_equal(pl.warm[4], "first=0");
+	assert_string_equal(pl.warm[5], "blocks=1536");
+	/* then 32 waves of 2 blocks on each of 80 SMs, after those */
+	assert_string_equal(pl.meas[4], "first=1536");
+	assert_string_equal(pl.meas[5], "blocks=5120");
+	/* 5120 blocks x 512 threads x 8 B x 4 arrays */
+	assert_true(pl.ops == 5120.0 * 512 * 8 * 4);
 	/* that many bytes in 1000 ns at 1 ns a cycle */
 	assert_true(fabs(validate_value(&pl, 1000, 1000.0) - pl.ops / 1000.0) < 1e-9);
+	/* a block of 1024 with 2 per SM does not fit 1536 threads: skipped, as the source does */
+	m.threads_per_sm = 1536;
+	r.metric = "stream_read_bw@blockSize=1024;occupancy_pct=100.0";
+	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 0);
+	assert_non_null(strstr(why, "do not fit"));
+	m.threads_per_sm = 2048;
 
 	/* lane strides: 32 warps x 8 reads x 8 passes = 2048 warp loads of 128 B requested */
 	r.metric = "l1_cycles_per_warp_load@float_stride=4";
