@@ -822,6 +822,18 @@ static int plan_scalar(const struct vrow *r, const struct vscalar *sc, const str
 	return skip(reason, size, "%s: no mapping", sc->metric);
 }
 
+bool validate_from_first_issue(const struct vplan *plan)
+{
+	static const char *const longk[] = { "pchase.wl", "cache_bw.wl", "l2_bw.wl",
+					     "l1_strides.wl", "l1_lane_strides.wl" };
+	size_t i;
+
+	for (i = 0; i < sizeof longk / sizeof longk[0]; i++)
+		if (plan->workload != NULL && strcmp(plan->workload, longk[i]) == 0)
+			return true;
+	return false;
+}
+
 int validate_plan(const struct vrow *r, const struct vmachine *m, struct vplan *pl,
 		  char *reason, size_t size)
 {

@@ -132,6 +132,14 @@ struct vplan {
 	double method_mhz;              /* VV_HOST_CYCLES_PER_OP: the clock the source used */
 };
 
+/* Whether plan's measured kernel is timed from its first warp instruction rather than from its
+ * start: true for the mirrors whose sources run a few long-lived blocks for milliseconds
+ * (pointer chases, gpu-cache, gpu-l2-cache, gpu-strides), where launching the blocks is a
+ * negligible share of the time but would not be in the scaled-down mirror. The stream, OpenCL
+ * and copy mirrors keep the kernel's whole span: their sources run many short blocks, whose
+ * launch and retirement are part of what they measure. */
+bool validate_from_first_issue(const struct vplan *plan);
+
 /* The supported families, for --help and documentation: name, workload and a line on the
  * mapping; NULL-terminated. */
 struct vfamily_info {

@@ -195,6 +195,7 @@ struct front {
 	uint64_t threads, nblocks, next_block, blocks_done, age;
 	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
 	cycle_t end;            /* core cycle the kernel's last block retired */
+	cycle_t first_issue;    /* core cycle of the kernel's first warp instruction */
 	cycle_t disp_cycle;     /* the dispatcher's current slot cycle, */
 	uint32_t disp_used;     /* and the blocks it has handed out in it */
 	cycle_t progress_at;    /* core cycle of the last issue or reply, for the watchdog */
@@ -612,6 +613,8 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 
 	f->st.warp_insts++;
 	f->progress_at = now;
+	if (f->first_issue == CYCLE_NEVER)
+		f->first_issue = now;
 	if (f->trace_fn != NULL)
 		f->trace_fn(f->trace_ctx, now, sm->id, w->gid, op);
 	switch (op->kind) {
@@ -1343,6 +1346,7 @@ int front_kernel_begin(struct front *f, size_t k, struct sim_err *err)
 	SIM_ASSERT(k < f->nw);
 	if (front_kernel(f, k, err) != 0)
 		return -1;
+	f->first_issue = CYCLE_NEVER;
 	launch_first_blocks(f);
 	return 0;
 }
@@ -1367,6 +1371,11 @@ cycle_t front_last_progress(const struct front *f)
 cycle_t front_end_cycle(const struct front *f)
 {
 	return f->end;
+}
+
+cycle_t front_first_issue_cycle(const struct front *f)
+{
+	return f->first_issue;
 }
 
 void front_blocks(const struct front *f, uint64_t *done, uint64_t *all)

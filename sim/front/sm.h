@@ -181,6 +181,8 @@ bool front_failed(const struct front *f, struct sim_err *err);
 cycle_t front_last_progress(const struct front *f);
 /* Core cycle at which the current kernel's last block retired. */
 cycle_t front_end_cycle(const struct front *f);
+/* Core cycle of the current kernel's first warp instruction (CYCLE_NEVER before it). */
+cycle_t front_first_issue_cycle(const struct front *f);
 /* Blocks of the current kernel retired, and in all. */
 void front_blocks(const struct front *f, uint64_t *done, uint64_t *all);
 /* Warp instructions issued so far (sim.warp_insts). */

@@ -54,6 +54,7 @@ struct run {
 	enum run_outcome outcome;
 	cycle_t stopped_at;          /* the cycle a limit or the watchdog stopped the run */
 	cycle_t *kstart, *kend;      /* per kernel: first launch, last block retired */
+	cycle_t *kissue;             /* per kernel: first warp instruction issued */
 	run_progress_fn *progress_fn;
 	void *progress_ctx;
 	uint64_t warm_lines;         /* L2 lines the trace's MemcpyHtoD installed */
@@ -76,6 +77,7 @@ static struct run *run_new(struct sim *s, size_t nw)
 	r->watchdog = sim_params(s)->sim.watchdog_cycles;
 	r->kstart = xcalloc(nw, sizeof *r->kstart);
 	r->kend = xcalloc(nw, sizeof *r->kend);
+	r->kissue = xcalloc(nw, sizeof *r->kissue);
 	return r;
 }
 
@@ -137,6 +139,7 @@ void run_destroy(struct run *r)
 	totals_free_run(&r->t);
 	free(r->kstart);
 	free(r->kend);
+	free(r->kissue);
 	free(r);
 }
 
@@ -311,6 +314,7 @@ static int run_kernel(struct run *r, size_t k, struct sim_err *err)
 	if (run_blocks(r, &cur, err) != 0)
 		return -1;
 	r->kend[k] = front_end_cycle(r->f);
+	r->kissue[k] = front_first_issue_cycle(r->f);
 	return drain(r, cur, err);
 }
 
@@ -376,6 +380,12 @@ void run_kernel_cycles(const struct run *r, size_t k, cycle_t *start, cycle_t *e
 	SIM_ASSERT(k < r->nw);
 	*start = r->kstart[k];
 	*end = r->kend[k];
+}
+
+cycle_t run_kernel_first_issue(const struct run *r, size_t k)
+{
+	SIM_ASSERT(k < r->nw);
+	return r->kissue[k];
 }
 
 const struct run_totals *run_totals(const struct run *r)

@@ -94,6 +94,9 @@ enum run_outcome run_outcome(const struct run *r);
 cycle_t run_cycles(const struct run *r);
 /* Kernel k's first launch and last block's retirement, core cycles. */
 void run_kernel_cycles(const struct run *r, size_t k, cycle_t *start, cycle_t *end);
+/* Core cycle of kernel k's first warp instruction (its start until it issues one; CYCLE_NEVER
+ * for a kernel without instructions). */
+cycle_t run_kernel_first_issue(const struct run *r, size_t k);
 /* The run-level statistics (sim/gpu/totals.h), filled by run_simulate. */
 const struct run_totals *run_totals(const struct run *r);
 

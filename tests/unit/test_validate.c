@@ -254,11 +254,14 @@ static void test_plans(void **state)
 	assert_non_null(strstr(why, "do not fit"));
 	m.threads_per_sm = 2048;
 
+	assert_false(validate_from_first_issue(&pl));   /* gpu-stream: many short blocks */
+
 	/* lane strides: 32 warps x 8 reads x 8 passes = 2048 warp loads of 128 B requested */
 	r.metric = "l1_cycles_per_warp_load@float_stride=4";
 	r.unit = "cycles/warp-instr";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
 	assert_string_equal(pl.workload, "l1_lane_strides.wl");
+	assert_true(validate_from_first_issue(&pl));    /* one long-lived block */
 	assert_string_equal(pl.meas[0], "stride=4");
 	assert_string_equal(pl.warm[3], "reps=1");
 	assert_true(pl.ops == 2048.0);
