@@ -365,8 +365,9 @@ const struct vfamily_info validate_families[] = {
 	  "kB: one 256-thread block per SM re-reads a kB float buffer (first 256 KiB), >= 128 KiB "
 	  "per block after a one-pass warm-up; aggregate GB/s" },
 	{ "l2_read_bw", "l2_bw.wl",
-	  "total_working_set_kB: 1024-thread blocks read 64 KiB chunks of the working set, 3 "
-	  "waves; warm-up pass when it fits 1.25 x L2; read GB/s" },
+	  "total_working_set_kB = r x 512: gpu-l2-cache's kernel, 1024-thread blocks of 32 x 2 "
+	  "loads of 8 B, block b reading 16 KiB chunks r i + (b mod r); one wave of resident "
+	  "blocks; warm-up of r blocks when it fits 1.25 x L2; read GB/s" },
 	{ "stream_init_bw", "gpu_stream.wl", "blockSize: one double per thread, 2 blocks per SM "
 	  "(shared-memory spoiler), 32 waves of blocks after a run of the same kernel over one "
 	  "L2 capacity (as the repeated timed runs), A[i] = c; GB/s of stores" },
@@ -411,9 +412,8 @@ static int skip(char *reason, size_t size, const char *fmt, const char *arg)
 /* cache_bw: bytes each block reads in the measured kernel at least, and the window. */
 #define CACHE_BW_TARGET_KB 128.0
 #define CACHE_BW_WIN_KB 256.0
-/* l2_bw: the scaled chunk and the number of waves of resident blocks. */
-#define L2_BW_CHUNK_KB 64.0
-#define L2_BW_WAVES 3.0
+/* l2_bw: what each block reads (the source's 32 x 2 x 1024 doubles). */
+#define L2_BW_BLOCK_KB 512.0
 
 static int plan_pchase(const struct vrow *r, const struct vmetric *mt, const struct vmachine *m,
 		       struct vplan *pl, char *reason, size_t size)
@@ -487,30 +487,28 @@ static int plan_cache_bw(const struct vmetric *mt, const struct vmachine *m, str
 static int plan_l2_bw(const struct vmetric *mt, const struct vmachine *m, struct vplan *pl,
 		      char *reason, size_t size)
 {
-	double ws, chunks, blocks;
+	double ws, r, blocks;
 
 	if (!validate_metric_param(mt, "total_working_set_kB", &ws))
 		return skip(reason, size, "%s: no total_working_set_kB parameter (a scalar from "
 			    "another benchmark)", mt->family);
-	if (ws < L2_BW_CHUNK_KB || fmod(ws, L2_BW_CHUNK_KB) != 0.0)
-		return skip(reason, size, "%s: working set not a multiple of the 64 KiB chunk",
-			    mt->family);
+	if (ws < L2_BW_BLOCK_KB || fmod(ws, L2_BW_BLOCK_KB) != 0.0 || ws > 1e9)
+		return skip(reason, size, "%s: working set not a multiple of the 512 KiB a block "
+			    "reads", mt->family);
 	if (m->blocks_1024 == 0)
 		return skip(reason, size, "%s: a 1024-thread block does not fit on an SM",
 			    mt->family);
-	chunks = ws / L2_BW_CHUNK_KB;
-	blocks = L2_BW_WAVES * m->blocks_1024 * m->sms;
+	r = ws / L2_BW_BLOCK_KB;
+	blocks = (double)m->blocks_1024 * m->sms;
 	pl->workload = "l2_bw.wl";
 	if (ws * 1024.0 <= 1.25 * (double)m->l2_bytes) {
-		plan_p(pl->warm, &pl->nwarm, "ws_kb", ws);
-		plan_p(pl->warm, &pl->nwarm, "chunk_kb", L2_BW_CHUNK_KB);
-		plan_p(pl->warm, &pl->nwarm, "blocks", chunks);
+		plan_p(pl->warm, &pl->nwarm, "r", r);
+		plan_p(pl->warm, &pl->nwarm, "blocks", r);
 	}
-	plan_p(pl->meas, &pl->nmeas, "ws_kb", ws);
-	plan_p(pl->meas, &pl->nmeas, "chunk_kb", L2_BW_CHUNK_KB);
+	plan_p(pl->meas, &pl->nmeas, "r", r);
 	plan_p(pl->meas, &pl->nmeas, "blocks", blocks);
 	pl->kind = VV_GBPS;
-	pl->ops = blocks * L2_BW_CHUNK_KB * 1024.0;
+	pl->ops = blocks * L2_BW_BLOCK_KB * 1024.0;
 	return 1;
 }
 

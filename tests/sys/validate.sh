@@ -7,7 +7,7 @@
 #   - the table has a header, one row per simulated point with a finite error, a family summary,
 #     and every selected row is either simulated or listed as skipped with a reason;
 #   - a --max-error 25 gate passes: with the calibrated configs these points read MAPE 2.4
-#     (V100 chase), 9.5 (V100 L1/L2 bandwidth) and 11.0 (A100 L2 working set) %, so a model
+#     (V100 chase), 7.2 (V100 L1/L2 bandwidth) and 14.4 (A100 L2 working set) %, so a model
 #     change that doubles an error fails here; a 0.01 % gate exits 1 with its message;
 #   - V100 stream at 3-6% occupancy within 10% per family (and far off without the block
 #     launch latency, the dispatcher and L2 store acks);
