@@ -43,10 +43,12 @@
  *                cycle f (crossbar + L2 + DRAM + crossbar); filled at F = f + FL (if the fill
  *                port is free); reply pushed at F + H. So a miss costs the L1 pipeline + the
  *                trip down + the fill latency, and the fill port and reply pipeline are shared.
- *   store:       the write pushed into miss_out at v; the ack to the SM pushed at v (fire and
- *                forget, as GPUs do: the warp does not wait for the L2; ordering is kept because
- *                loads and stores leave through the same in-order miss queue, and a fence is the
- *                SM's business: it may wait for l1_stats()->store_acks, or for l1_is_idle).
+ *   store:       the write pushed into miss_out at v; the ack to the SM pushed at v with
+ *                store_ack = crossbar (the write has left: ordering is kept because loads and
+ *                stores leave through the same in-order miss queue), or with store_ack = l2
+ *                when the L2's ack of the write comes back on fill_in (the write carries the
+ *                original in `parent`): the SM's warp, and so its block, is done with the
+ *                store only when the L2 has it.
  * The latency statistics measure visible -> pushed: a request stalled at the head of `in` is
  * charged its wait (its L1_ACCESS stamp is the visible tick).
  *
@@ -68,8 +70,9 @@
  * stamped. req_stage_delta(orig, L1_MISS, XBAR_REQ) is then the miss queue wait of a primary.
  *
  * Admission. A load miss that opens sectors needs one miss-queue slot. A store needs one
- * miss-queue slot, and a place for its ack: stores in the miss queue plus acks waiting for
- * `resp` are bounded by miss_queue ("reply full" when the acks hold it). A hit needs a slot in
+ * miss-queue slot, and with store_ack = crossbar a place for its ack: stores in the miss queue
+ * plus acks waiting for `resp` are bounded by miss_queue ("reply full" when the acks hold it);
+ * with store_ack = l2 the originals held for the L2's ack are bounded by the writes in flight. A hit needs a slot in
  * the reply queue (sized (lookups + fills) x (hit_latency + 1) so that it is never full unless
  * resp backs up).
  *
@@ -85,20 +88,21 @@
  *
  * Invariants (l1_check):
  *   - the miss queue holds <= miss_queue requests, each of the L1 (origin), a LOAD miss or a
- *     STORE write with its original; stores in it + acks waiting = stores_waiting <= miss_queue;
+ *     STORE write with its original; stores in it (+ acks waiting, store_ack = crossbar) =
+ *     stores_waiting <= miss_queue; with store_ack = l2, held = writes out + acks waiting;
  *   - misses in flight (queued + sent + fill-waiting) are each for sectors in flight in the
  *     MSHR and pending in the cache line; sent + fill-waiting <= the fill queue's capacity;
  *   - the fill queue and the reply queue have non-decreasing ready cycles; reply slots hold
  *     non-empty chains;
  *   - requests inside (accepted, not yet pushed on resp) = MSHR waiters + requests in the reply
- *     queue + stores in the miss queue + acks waiting.
+ *     queue + stores_waiting + held.
  *
  * Not modelled: atomics and other request types (SIM_ASSERT), data values, separate tag and
  * data banks and bank conflicts inside a line (lookups_per_cycle is the one throughput limit),
  * shared memory and the texture path sharing the array, the write-through's own bandwidth into
  * the array, invalidation at kernel boundaries (cache_invalidate_all on l1_cache is the
- * integrator's, with the L1 idle), and a fence: a store is acked when its write enters the
- * crossbar, not when the L2 has it.
+ * integrator's, with the L1 idle), and fences (the SM does not wait for store acks before a
+ * fence; with store_ack = l2 its block does before retiring).
  */
 #include "config.h"
 
@@ -252,14 +256,13 @@ struct l1 {
 	struct l1_fill *fq;
 	uint32_t fq_cap, fq_head, fq_n;
 
-	/* reply pipeline onto resp, and store acks (ring of miss_queue slots) behind it */
+	/* reply pipeline onto resp, and behind it the SM's stores to ack (a FIFO through their
+	 * `next`): with store_ack = crossbar those whose write entered the crossbar (counted in
+	 * stores_waiting), with l2 those whose L2 ack came back; held: the originals with
+	 * store_ack = l2 whose write is out or whose ack waits */
 	struct level_replyq rq;
-	struct mem_req **acks;
-	uint32_t ack_head, ack_n;
-	/* store_ack = l2: the SM's stores whose L2 ack came back, waiting for resp (a FIFO
-	 * through their `next`), and how many originals are held (write out or ack waiting) */
-	struct mem_req *l2ack_first, *l2ack_last;
-	uint32_t l2ack_n, held;
+	struct mem_req *ack_first, *ack_last;
+	uint32_t ack_n, held;
 
 	struct level_head head;      /* the head of `in` */
 	uint64_t fill_gen;           /* fills so far (they change the cache and the MSHR) */
@@ -343,7 +346,8 @@ static enum level_stall try_store(struct l1 *l1, struct mem_req *r, const struct
 	if (mq_free(l1) == 0)
 		return LEVEL_STALL_MISS_QUEUE_FULL;
 	if (l1->stores_waiting >= l1->p.miss_queue)
-		return l1->ack_n > 0 ? LEVEL_STALL_REPLY_FULL : LEVEL_STALL_MISS_QUEUE_FULL;
+		return l1->p.store_ack == L1_STORE_ACK_CROSSBAR && l1->ack_n > 0
+			       ? LEVEL_STALL_REPLY_FULL : LEVEL_STALL_MISS_QUEUE_FULL;
 	if (!present && l1->p.write_policy == L1_WRITE_THROUGH_ALLOCATE) {
 		if (cache_allocate(l1->c, line, 0, &victim) < 0)
 			return LEVEL_STALL_NO_LINE;
@@ -506,6 +510,18 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 	}
 }
 
+/* Queues the SM's store o for its ack on resp, behind the reply pipeline (l1_replies). */
+static void ack_push(struct l1 *l1, struct mem_req *o)
+{
+	o->next = NULL;
+	if (l1->ack_last != NULL)
+		l1->ack_last->next = o;
+	else
+		l1->ack_first = o;
+	l1->ack_last = o;
+	l1->ack_n++;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * (0) fill_in, (1) fill port, (3) miss-queue drain, (4) replies
  */
@@ -522,18 +538,8 @@ static void l1_fill_in(struct l1 *l1, cycle_t now)
 			SIM_ASSERT((r->parent != NULL) == (l1->p.store_ack == L1_STORE_ACK_L2));
 			l1->writes_out--;
 			l1->st.store_acks++;
-			if (r->parent != NULL) {
-				/* store_ack = l2: now the SM's store is acknowledged */
-				struct mem_req *o = r->parent;
-
-				o->next = NULL;
-				if (l1->l2ack_last != NULL)
-					l1->l2ack_last->next = o;
-				else
-					l1->l2ack_first = o;
-				l1->l2ack_last = o;
-				l1->l2ack_n++;
-			}
+			if (r->parent != NULL)
+				ack_push(l1, r->parent); /* store_ack = l2: now acknowledged */
 			req_free(l1->pool, r, clock_tick_of(l1->clk, now));
 			continue;
 		}
@@ -618,8 +624,7 @@ static void l1_drain(struct l1 *l1, cycle_t now)
 				l1->held++;
 			} else {
 				/* The store's write entered the crossbar: ack the SM (see the top). */
-				l1->acks[ring_at(l1->ack_head, l1->ack_n++, l1->p.miss_queue)] =
-					s->orig;
+				ack_push(l1, s->orig);
 			}
 			l1->writes_out++;
 			l1->st.writes_sent++;
@@ -641,26 +646,20 @@ static void l1_replies(struct l1 *l1, cycle_t now)
 	if (!level_replyq_send(&l1->rq, now, period, &l1->st.replies, &l1->st.reply_stalls,
 			       &l1->inside))
 		return;
-	while (l1->ack_n > 0) {
-		if (!level_reply(&l1->rq, l1->acks[l1->ack_head], now, period, &l1->st.replies,
-				 &l1->st.reply_stalls, &l1->inside))
-			return;
-		l1->acks[l1->ack_head] = NULL;
-		l1->ack_head = ring_at(l1->ack_head, 1, l1->p.miss_queue);
-		l1->ack_n--;
-		l1->stores_waiting--;
-	}
-	while (l1->l2ack_first != NULL) {
-		struct mem_req *o = l1->l2ack_first, *next = o->next;
+	while (l1->ack_first != NULL) {
+		struct mem_req *o = l1->ack_first, *next = o->next;
 
 		if (!level_reply(&l1->rq, o, now, period, &l1->st.replies, &l1->st.reply_stalls,
 				 &l1->inside))
 			return;
-		l1->l2ack_first = next;
+		l1->ack_first = next;
 		if (next == NULL)
-			l1->l2ack_last = NULL;
-		l1->l2ack_n--;
-		l1->held--;
+			l1->ack_last = NULL;
+		l1->ack_n--;
+		if (l1->p.store_ack == L1_STORE_ACK_L2)
+			l1->held--;
+		else
+			l1->stores_waiting--;
 	}
 }
 
@@ -689,7 +688,7 @@ static void l1_sleep(struct l1 *l1, cycle_t now)
 	if (!l1->rq.blocked) {
 		if (l1->rq.n > 0)
 			next = min_cycle(next, at_least_next(level_replyq_next(&l1->rq), now));
-		if (l1->ack_n > 0 || l1->l2ack_n > 0)
+		if (l1->ack_n > 0)
 			next = now + 1;
 	}
 	h = link_head_ready(l1->fill_in);
@@ -810,7 +809,6 @@ struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, 
 	snprintf(name, sizeof name, "%s.mshr", l1->prefix);
 	l1->m = mshr_create(&p->mshr, l1->g->line_bytes, l1->g->sector_bytes, st, name);
 	l1->mq = xcalloc(p->miss_queue, sizeof *l1->mq);
-	l1->acks = xcalloc(p->miss_queue, sizeof *l1->acks);
 	/* Every miss in flight holds at least one new sector in flight in the MSHR. */
 	l1->fq_cap = p->mshr.entries *
 		     (p->mshr.granularity == MSHR_GRAN_LINE ? l1->g->sectors : 1);
@@ -838,7 +836,6 @@ void l1_destroy(struct l1 *l1)
 	cache_destroy(l1->c);
 	mshr_destroy(l1->m);
 	free(l1->mq);
-	free(l1->acks);
 	free(l1->fq);
 	level_replyq_free(&l1->rq);
 	free(l1->prefix);
@@ -853,7 +850,7 @@ struct clock_unit *l1_unit(struct l1 *l1)
 bool l1_is_idle(const struct l1 *l1)
 {
 	return l1->inside == 0 && l1->mq_n == 0 && l1->misses_out == 0 && l1->writes_out == 0 &&
-	       l1->fq_n == 0 && l1->rq.n == 0 && l1->ack_n == 0 && l1->l2ack_n == 0;
+	       l1->fq_n == 0 && l1->rq.n == 0 && l1->ack_n == 0;
 }
 
 const struct l1_stats *l1_stats(const struct l1 *l1)
@@ -895,7 +892,7 @@ void l1_check(const struct l1 *l1)
 
 	cache_check(l1->c);
 	mshr_check(l1->m);
-	SIM_ASSERT(l1->mq_n <= l1->p.miss_queue && l1->ack_n <= l1->p.miss_queue);
+	SIM_ASSERT(l1->mq_n <= l1->p.miss_queue);
 	for (i = 0; i < l1->mq_n; i++) {
 		const struct l1_mq *s = mq_at(l1, i);
 
@@ -908,7 +905,13 @@ void l1_check(const struct l1 *l1)
 			misses++;
 		}
 	}
-	SIM_ASSERT(l1->stores_waiting == stores + l1->ack_n);
+	/* crossbar: acks waiting hold their miss-queue room; l2: each held original has its
+	 * write out or its ack waiting */
+	if (l1->p.store_ack == L1_STORE_ACK_L2)
+		SIM_ASSERT(l1->stores_waiting == stores &&
+			   l1->held == l1->writes_out + l1->ack_n);
+	else
+		SIM_ASSERT(l1->stores_waiting == stores + l1->ack_n && l1->held == 0);
 	SIM_ASSERT(l1->stores_waiting <= l1->p.miss_queue);
 	SIM_ASSERT(l1->fq_n + l1->misses_out <= l1->fq_cap);
 	for (i = 0; i < l1->fq_n; i++) {
@@ -923,9 +926,6 @@ void l1_check(const struct l1 *l1)
 		SIM_ASSERT(misses <= mshr_used(l1->m));
 	inq = level_replyq_check(&l1->rq);
 	SIM_ASSERT(l1->inside == mshr_waiting(l1->m) + inq + l1->stores_waiting + l1->held);
-	/* store_ack = l2: each held original has its write out or its ack waiting */
-	SIM_ASSERT(l1->p.store_ack == L1_STORE_ACK_L2 ? l1->held == l1->writes_out + l1->l2ack_n
-						      : l1->held == 0 && l1->l2ack_n == 0);
 }
 
 void l1_dump(const struct l1 *l1, FILE *out)
@@ -934,10 +934,10 @@ void l1_dump(const struct l1 *l1, FILE *out)
 
 	fprintf(out, "%s: sm %u, cycle %" PRIu64 ", inside %" PRIu64 ", miss queue %u/%u%s, "
 		"misses out %" PRIu64 ", writes out %" PRIu64 ", fill queue %u/%u, reply queue "
-		"%u/%u, acks %u, L2 acks %u (%u held)%s\n", l1->prefix, l1->sm,
+		"%u/%u, acks %u (%u held)%s\n", l1->prefix, l1->sm,
 		clock_cycle(l1->clk), l1->inside, l1->mq_n, l1->p.miss_queue,
 		l1->mq_blocked ? " (blocked)" : "", l1->misses_out, l1->writes_out, l1->fq_n,
-		l1->fq_cap, l1->rq.n, l1->rq.cap, l1->ack_n, l1->l2ack_n, l1->held,
+		l1->fq_cap, l1->rq.n, l1->rq.cap, l1->ack_n, l1->held,
 		l1->rq.blocked ? " (resp blocked)" : "");
 	level_head_dump(&l1->head, l1->in, out);
 	for (i = 0; i < l1->mq_n && i < 16; i++) {

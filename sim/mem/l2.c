@@ -258,6 +258,8 @@ struct l2 {
 
 	struct level_replyq rq;   /* reply pipeline onto reply_out */
 	struct level_replyq aq;   /* store acks (store_ack_cycles > 0), also onto reply_out */
+	struct level_replyq *ackq; /* where store acks go: aq, or rq (store_ack_cycles = 0) */
+	uint32_t ack_latency;     /* store_ack_cycles, or hit_latency_cycles */
 	struct level_head head;   /* the head of `in` */
 	uint64_t fill_gen;        /* fills so far (they change the cache and the MSHR) */
 	uint64_t inside;          /* accepted requests not yet pushed on reply_out */
@@ -434,7 +436,7 @@ static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 				  const struct cache_lookup *lk, const struct cache_bytes *bytes,
 				  cycle_t visible, cycle_t now)
 {
-	struct level_replyq *q = l2->p.store_ack_cycles > 0 ? &l2->aq : &l2->rq;
+	struct level_replyq *q = l2->ackq;
 	struct cache_line_info victim;
 
 	if (!level_replyq_has_room(q))
@@ -453,8 +455,7 @@ static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 	level_count(&l2->st.lv, lk->outcome == CACHE_LINE_MISS ? CACHE_LINE_MISS : CACHE_HIT);
 	l2->st.stores++;
 	r->merged = NULL;
-	level_replyq_push(q, now + (l2->p.store_ack_cycles > 0 ? l2->p.store_ack_cycles
-							       : l2->p.hit_latency_cycles), r);
+	level_replyq_push(q, now + l2->ack_latency, r);
 	return LEVEL_STALL_NONE;
 }
 
@@ -655,8 +656,7 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 			break;
 		case LEVEL_STALL_REPLY_FULL:
 			/* the head's queue (hits, or store acks) may have room again */
-			if (level_replyq_has_room(&l2->rq) ||
-			    (l2->p.store_ack_cycles > 0 && level_replyq_has_room(&l2->aq)))
+			if (level_replyq_has_room(&l2->rq) || level_replyq_has_room(l2->ackq))
 				next = now + 1;
 			break;
 		case LEVEL_STALL_MISS_QUEUE_FULL:
@@ -766,6 +766,8 @@ struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, 
 	/* one store ack a lookup: never full while reply_out keeps up */
 	level_replyq_init(&l2->aq, p->lookups_per_cycle * (p->store_ack_cycles + 1), reply_out,
 			  MEM_STAGE_L2_ACCESS, MEM_STAGE_L2_MISS);
+	l2->ackq = p->store_ack_cycles > 0 ? &l2->aq : &l2->rq;
+	l2->ack_latency = p->store_ack_cycles > 0 ? p->store_ack_cycles : p->hit_latency_cycles;
 	level_head_init(&l2->head);
 	l2->unit = clock_attach(clk, l2->prefix, l2_tick, l2);
 	link_set_consumer(in, l2->unit);
