@@ -25,7 +25,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cfg.h"
 #include "cfg_int.h"
@@ -155,373 +154,6 @@ static int errs_finish(struct errs *e)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Loading
- */
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (slash == NULL)
-		return xstrdup(".");
-	if (slash == path)
-		return xstrdup("/");
-	return xasprintf("%.*s", (int)(slash - path), path);
-}
-
-/* The path a user should see for a file libconfig names: includes are relative to c->dir. */
-static char *display_path(const struct cfg *c, const char *src)
-{
-	if (strcmp(src, c->name) == 0 || src[0] == '/' || strcmp(c->dir, ".") == 0)
-		return xstrdup(src);
-	return xasprintf("%s/%s", c->dir, src);
-}
-
-/* Copies line `line` (1-based) of text into out, trimmed; empty if there is no such line. */
-static void line_of(const char *text, int line, char *out, size_t size)
-{
-	const char *p = text;
-	size_t n;
-	int l;
-
-	out[0] = '\0';
-	for (l = 1; p != NULL && l < line; l++) {
-		p = strchr(p, '\n');
-		if (p != NULL)
-			p++;
-	}
-	if (p == NULL || line < 1)
-		return;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	n = strcspn(p, "\n");
-	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
-		n--;
-	snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), p);
-}
-
-/* The whole of path, NUL-terminated, its length in *lenp (if not NULL); NULL with errno. */
-static char *slurp(const char *path, size_t *lenp)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (f == NULL)
-		return NULL;
-	do {
-		if (cap - len < 4096) {
-			cap = cap * 2 + 8192;
-			buf = xrealloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	if (ferror(f)) { /* a directory, an I/O error */
-		int saved = errno;
-
-		fclose(f);
-		free(buf);
-		errno = saved;
-		return NULL;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	if (lenp != NULL)
-		*lenp = len;
-	return buf;
-}
-
-/*
- * Why a file that libconfig found to end too early does: the innermost string, group, list or
- * array still open at the end (with the line that opened it), in why. Comments and strings are
- * skipped as libconfig's scanner skips them. Returns false if nothing is open.
- */
-static bool open_at_end(const char *text, char *why, size_t size)
-{
-	char stack[64];
-	int lines[64];
-	size_t depth = 0;
-	int line = 1, str_line = 0;
-	const char *p;
-
-	for (p = text; *p != '\0'; p++) {
-		if (*p == '\n')
-			line++;
-		if (str_line != 0) {
-			if (*p == '\\' && p[1] != '\0')
-				p++;
-			else if (*p == '"')
-				str_line = 0;
-			continue;
-		}
-		if (*p == '#' || (*p == '/' && p[1] == '/')) {
-			p += strcspn(p, "\n");
-			if (*p == '\0')
-				break;
-			line++;
-		} else if (*p == '/' && p[1] == '*') {
-			const char *e = strstr(p + 2, "*/");
-
-			for (p += 2; *p != '\0' && p != e; p++)
-				line += *p == '\n';
-			if (*p == '\0')
-				break;
-			p++;
-		} else if (*p == '"') {
-			str_line = line;
-		} else if (*p == '{' || *p == '(' || *p == '[') {
-			if (depth < sizeof stack) {
-				stack[depth] = *p;
-				lines[depth] = line;
-			}
-			depth++;
-		} else if ((*p == '}' || *p == ')' || *p == ']') && depth > 0) {
-			depth--;
-		}
-	}
-	if (str_line != 0) {
-		snprintf(why, size, "the string opened on line %d is not closed", str_line);
-		return true;
-	}
-	if (depth == 0)
-		return false;
-	if (depth > sizeof stack)
-		depth = sizeof stack;
-	snprintf(why, size, "the \"%c\" opened on line %d is not closed", stack[depth - 1],
-		 lines[depth - 1]);
-	return true;
-}
-
-/* libconfig's parse errors, made specific: which include, which key, which text. */
-static int parse_error(struct cfg *c, const char *top_text, size_t top_len, struct sim_err *err)
-{
-	const char *file = config_error_file(&c->lc);
-	const char *why = config_error_text(&c->lc);
-	int line = config_error_line(&c->lc);
-	char *shown = display_path(c, file != NULL ? file : c->name);
-	char *src = NULL;
-	const char *text = top_text;
-	char at[256], open_why[128];
-	size_t len = top_len, bin;
-	int rc, nlines = 1;
-
-	if (file != NULL && strcmp(file, c->name) != 0)
-		text = src = slurp(shown, &len);
-	if (text == NULL) {
-		text = "";
-		len = 0;
-	}
-	for (bin = 0; bin < len; bin++)
-		nlines += text[bin] == '\n' && bin + 1 < len;
-	bin = text_find_binary(text, len);
-	line_of(text, line, at, sizeof at);
-	if (bin < len) {
-		unsigned bl, bc;
-
-		text_line_col(text, bin, &bl, &bc);
-		rc = sim_err_set(err, shown, (int)bl, "binary data (byte 0x%02x at column %u): not "
-				 "a text file", (unsigned)(unsigned char)text[bin], bc);
-	} else if (strcmp(why, "syntax error") == 0 && line > nlines) {
-		if (open_at_end(text, open_why, sizeof open_why))
-			rc = sim_err_set(err, shown, nlines, "syntax error: the file ends early: %s "
-					 "(truncated?)", open_why);
-		else
-			rc = sim_err_set(err, shown, nlines, "syntax error: the file ends early "
-					 "(truncated?)");
-	} else if (strcmp(why, "cannot open include file") == 0) {
-		const char *q = strchr(at, '"');
-		size_t n = q != NULL ? strcspn(q + 1, "\"") : 0;
-
-		rc = sim_err_set(err, shown, line, "cannot open include file \"%.*s\" (looked in %s/)",
-				 (int)n, q != NULL ? q + 1 : "", c->dir);
-	} else if (strcmp(why, "duplicate setting name") == 0) {
-		size_t n = strcspn(at, " \t=:");
-
-		rc = sim_err_set(err, shown, line, "%.*s: duplicate key (already set in this group)",
-				 (int)n, at);
-	} else if (at[0] != '\0') {
-		rc = sim_err_set(err, shown, line, "%s at or before \"%s\"", why, at);
-	} else {
-		rc = sim_err_set(err, shown, line, "%s", why);
-	}
-	free(src);
-	free(shown);
-	return rc;
-}
-
-/*
- * What libconfig 1.5 does not survive, found by fuzzing (doc/fuzzing.md), checked before it
- * parses: an @include of something that is not a regular file (a directory, or "" which names
- * the top file's directory, makes its flex scanner call exit(2) with "input in flex scanner
- * failed"; a FIFO would block) and a string still open at the end of a file (its string buffer
- * leaks). The scan follows libconfig's lexer: '#' and '//' comments
- * to the end of the line, block comments, strings with backslash escapes, and include lines
- * (`@include "file"` first on a line, relative to c->dir) in the top file and, recursively, in
- * the files it includes. Returns 0, or -1 with err naming the file and line.
- */
-#define CFG_INCLUDE_DEPTH_MAX 10 /* libconfig's own nesting limit: deeper is its error */
-
-static int prescan(const struct cfg *c, const char *shown, const char *text, int depth,
-		   struct sim_err *err)
-{
-	const char *p = text;
-	int line = 1, str_line = 0;
-	bool bol = true;
-
-	while (*p != '\0') {
-		if (*p == '\n') {
-			line++;
-			bol = true;
-			p++;
-			continue;
-		}
-		if (bol) {
-			const char *q = p + strspn(p, " \t");
-
-			bol = false;
-			if (strncmp(q, "@include", 8) == 0 && (q[8] == ' ' || q[8] == '\t')) {
-				const char *name = q + 8 + strspn(q + 8, " \t");
-				size_t n;
-
-				n = *name == '"' ? strcspn(name + 1, "\"\n") : 0;
-				if (*name == '"' && name[1 + n] == '"') { /* "" names c->dir */
-					char *inc = name[1] == '/' ? xasprintf("%.*s", (int)n, name + 1)
-						: xasprintf("%s/%.*s", c->dir, (int)n, name + 1);
-					struct stat st;
-					int rc = 0;
-
-					if (stat(inc, &st) == 0 && !S_ISREG(st.st_mode)) {
-						rc = sim_err_set(err, shown, line, "cannot include \"%.*s\": "
-								 "not a regular file", (int)n, name + 1);
-					} else if (depth < CFG_INCLUDE_DEPTH_MAX) {
-						char *sub = slurp(inc, NULL);
-
-						if (sub != NULL)
-							rc = prescan(c, inc, sub, depth + 1, err);
-						free(sub);
-					}
-					free(inc);
-					if (rc != 0)
-						return rc;
-					p = name + 1 + n + 1;
-					continue;
-				}
-			}
-		}
-		if (*p == '#' || (p[0] == '/' && p[1] == '/')) {
-			p += strcspn(p, "\n");
-		} else if (p[0] == '/' && p[1] == '*') {
-			for (p += 2; *p != '\0' && !(p[0] == '*' && p[1] == '/'); p++)
-				line += *p == '\n';
-			p += *p != '\0' ? 2 : 0;
-		} else if (*p == '"') {
-			str_line = line;
-			for (p++; *p != '\0' && *p != '"'; p++) {
-				if (*p == '\\' && p[1] != '\0')
-					p++;
-				line += *p == '\n';
-			}
-			if (*p == '\0')
-				return sim_err_set(err, shown, str_line, "unterminated string: the \" "
-						   "opened on this line has no closing \"");
-			p++;
-		} else {
-			p++;
-		}
-	}
-	return 0;
-}
-
-static struct cfg *cfg_new(const char *name)
-{
-	struct cfg *c = xcalloc(1, sizeof *c);
-
-	config_init(&c->lc);
-	c->name = xstrdup(name);
-	c->dir = dir_of(name);
-	config_set_include_dir(&c->lc, c->dir);
-	return c;
-}
-
-int cfg_load_file(struct cfg **out, const char *path, struct sim_err *err)
-{
-	struct cfg *c;
-	char *text;
-	size_t len;
-
-	*out = NULL;
-	text = slurp(path, &len);
-	if (text == NULL)
-		return sim_err_set(err, path, 0, "cannot open: %s", strerror(errno));
-	c = cfg_new(path);
-	if (prescan(c, path, text, 0, err) != 0) {
-		free(text);
-		cfg_destroy(c);
-		return -1;
-	}
-	if (config_read_file(&c->lc, path) != CONFIG_TRUE) {
-		int rc = parse_error(c, text, len, err);
-
-		free(text);
-		cfg_destroy(c);
-		return rc;
-	}
-	free(text);
-	*out = c;
-	return 0;
-}
-
-int cfg_load_string(struct cfg **out, const char *name, const char *text, struct sim_err *err)
-{
-	struct cfg *c = cfg_new(name);
-
-	*out = NULL;
-	c->text = xstrdup(text);
-	if (prescan(c, name, text, 0, err) != 0) {
-		cfg_destroy(c);
-		return -1;
-	}
-	if (config_read_string(&c->lc, text) != CONFIG_TRUE) {
-		int rc = parse_error(c, text, strlen(text), err);
-
-		cfg_destroy(c);
-		return rc;
-	}
-	*out = c;
-	return 0;
-}
-
-void cfg_destroy(struct cfg *c)
-{
-	size_t i;
-
-	if (c == NULL)
-		return;
-	config_destroy(&c->lc);
-	for (i = 0; i < c->novr; i++) {
-		free(c->ovr[i].path);
-		free(c->ovr[i].text);
-	}
-	free(c->ovr);
-	for (i = 0; i < c->nfiles; i++) {
-		free(c->files[i].name);
-		free(c->files[i].buf);
-		free(c->files[i].lines);
-	}
-	free(c->files);
-	free(c->text);
-	free(c->name);
-	free(c->dir);
-	free(c);
-}
-
-const char *cfg_name(const struct cfg *c)
-{
-	return c->name;
-}
-
-/* ---------------------------------------------------------------------------------------------
  * Where a setting came from
  */
 
@@ -561,7 +193,7 @@ void cfg_setting_where(const struct cfg *c, const config_setting_t *s, const cha
 		*line = 0;
 		return;
 	}
-	char *shown = display_path(c, src);
+	char *shown = cfg_display_path(c, src);
 
 	snprintf(file, size, "%s", shown);
 	free(shown);
@@ -589,10 +221,7 @@ static struct src_file *source_of(struct cfg *c, const char *src)
 	if (c->text != NULL && strcmp(src, c->name) == 0) {
 		f->buf = xstrdup(c->text);
 	} else {
-		char *path = display_path(c, src);
-
-		f->buf = slurp(path, NULL);
-		free(path);
+		f->buf = cfg_slurp(src, NULL);
 	}
 	if (f->buf == NULL) {
 		f->failed = true;
@@ -1258,4 +887,21 @@ int cfg_read(struct cfg *c, const struct cfg_schema *s, void *params, struct sim
 bool cfg_is_set(const struct cfg *c, const char *path)
 {
 	return config_lookup(&c->lc, path) != NULL;
+}
+
+void cfg_origin(const struct cfg *c, const char *path, char *buf, size_t size)
+{
+	const config_setting_t *s = config_lookup(&c->lc, path);
+	char file[PATH_MAX + 64];
+	int line;
+
+	if (s == NULL) {
+		snprintf(buf, size, "default");
+		return;
+	}
+	cfg_setting_where(c, s, path, file, sizeof file, &line);
+	if (line > 0)
+		snprintf(buf, size, "%s:%d", file, line);
+	else
+		snprintf(buf, size, "%s", file);
 }

@@ -8,8 +8,13 @@
  * tables drive loading, range checks, the effective-config writer, the config hash and the
  * Markdown reference in doc/. This is the only module that includes <libconfig.h>.
  *
- * Loading rules
- *   - @include paths are relative to the directory of the top file.
+ * Loading rules (cfg_load.c)
+ *   - `@include "name"`: an absolute name as it is; else relative to the folder of the file that
+ *     includes it, then to the shipped configs folder (cfg_shipped_dir). A missing include
+ *     names every place looked; an include loop is an error.
+ *   - Layers (cfg_load_layered, GPU configs): a file whose top level sets `base = "name"`
+ *     (found as an include is) is that base with the file's settings laid over it, key by key
+ *     inside groups. Each setting keeps its own file and line for errors and origins.
  *   - Every setting must be a known group or key: anything else is an error with a "did you
  *     mean" suggestion. Values are type- and range-checked; 32-bit fields reject 64-bit values.
  *     Integers are read as 64-bit: libconfig 1.5 silently truncates an integer literal without
@@ -88,6 +93,12 @@ struct cfg;
 
 /* Parses path and its includes. On failure returns -1 with err filled and *out NULL. */
 int cfg_load_file(struct cfg **out, const char *path, struct sim_err *err);
+/* As cfg_load_file, then, if the top level has `base = "name"`, loads that base (layered too)
+ * and lays this file's other settings over it: one tree, as if one file had said it all. */
+int cfg_load_layered(struct cfg **out, const char *path, struct sim_err *err);
+/* The shipped configs folder that includes and bases fall back to: $GMSIM_CONFIG_DIR if set,
+ * else the configs/ of the source tree gmsim was built from. */
+const char *cfg_shipped_dir(void);
 /* Parses text as if it were the file name (for tests and generated configs). */
 int cfg_load_string(struct cfg **out, const char *name, const char *text, struct sim_err *err);
 void cfg_destroy(struct cfg *c);
@@ -103,6 +114,9 @@ int cfg_override(struct cfg *c, const char *assignment, struct sim_err *err);
 int cfg_read(struct cfg *c, const struct cfg_schema *s, void *params, struct sim_err *err);
 /* True if path ("clock.core_mhz") was given in the file or by an override. */
 bool cfg_is_set(const struct cfg *c, const char *path);
+/* Where the value of path ("l2.cache.size_kb") came from: "file:line" of the setting that set
+ * it (the layer or include that wrote it), "-o group.key=value" for an override, or "default". */
+void cfg_origin(const struct cfg *c, const char *path, char *buf, size_t size);
 
 /* Fills params with every field's default; required fields are zeroed. Returns -1 (err filled)
  * if a table is inconsistent: a default that does not parse or is out of range, a field size

@@ -1,7 +1,7 @@
 /*
- * cfg_int.h - internals of the config loader shared by cfg.c (schema reading) and cfg_tree.c
- * (the read-only tree API). Private: only those two files include it, and they are the only
- * files of gmsim that include <libconfig.h>.
+ * cfg_int.h - internals of the config loader shared by cfg_load.c (reading files, includes,
+ * layers), cfg.c (schema reading) and cfg_tree.c (the read-only tree API). Private: only those
+ * three files include it, and they are the only files of gmsim that include <libconfig.h>.
  */
 #ifndef SIM_CFG_INT_H
 #define SIM_CFG_INT_H
@@ -34,13 +34,22 @@ struct src_file {
 struct cfg {
 	config_t lc;
 	char *name; /* top file, as given */
-	char *dir;  /* include directory: the top file's directory */
+	char **srcs; /* every file read (as opened: joined to its includer's folder), [0] the
+		      * first; settings' source file pointers point at these strings */
+	size_t nsrcs;
 	struct cfg_override_rec *ovr;
 	size_t novr;
 	struct src_file *files;
 	size_t nfiles;
 	char *text; /* cfg_load_string: the text itself */
 };
+
+/* cfg_load.c: the whole of path, NUL-terminated (its length in *lenp if not NULL); NULL with
+ * errno. */
+char *cfg_slurp(const char *path, size_t *lenp);
+/* path as messages show it (malloc'd): c's top file as given; any other without "." components
+ * and with "a/.." folded where a is a real folder (c may be NULL). */
+char *cfg_display_path(const struct cfg *c, const char *path);
 
 #define CFG_OF_SETTING(s) ((struct cfg *)(void *)((char *)(s)->config - offsetof(struct cfg, lc)))
 

@@ -177,14 +177,16 @@ int gpu_dram_spec(const struct gpu_params *p, struct dram_spec *spec, struct sim
 	return addrmap_init(&m, &p->dram_map, &g, err);
 }
 
-int gpu_params_load(struct gpu_params *p, const char *path, const char *const *overrides,
-		    size_t n, struct sim_err *err)
+int gpu_params_load_cfg(struct gpu_params *p, const char *path, const char *const *overrides,
+			size_t n, struct cfg **cfg, struct sim_err *err)
 {
 	struct cfg *c;
 	size_t i;
 	int rc;
 
-	if (cfg_load_file(&c, path, err) != 0)
+	if (cfg != NULL)
+		*cfg = NULL;
+	if (cfg_load_layered(&c, path, err) != 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (cfg_override(c, overrides[i], err) != 0) {
@@ -193,7 +195,6 @@ int gpu_params_load(struct gpu_params *p, const char *path, const char *const *o
 		}
 	}
 	rc = cfg_read(c, &gpu_schema, p, err);
-	cfg_destroy(c);
 	if (rc == 0) {
 		/* Checks across fields: name the file, the message names the keys. */
 		struct dram_spec spec;
@@ -202,8 +203,18 @@ int gpu_params_load(struct gpu_params *p, const char *path, const char *const *o
 			char msg[SIM_ERR_MSG_MAX];
 
 			snprintf(msg, sizeof msg, "%s", err->msg);
-			return sim_err_set(err, path, 0, "%s", msg);
+			rc = sim_err_set(err, path, 0, "%s", msg);
 		}
 	}
+	if (rc == 0 && cfg != NULL)
+		*cfg = c;
+	else
+		cfg_destroy(c);
 	return rc;
+}
+
+int gpu_params_load(struct gpu_params *p, const char *path, const char *const *overrides,
+		    size_t n, struct sim_err *err)
+{
+	return gpu_params_load_cfg(p, path, overrides, n, NULL, err);
 }

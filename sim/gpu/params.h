@@ -94,9 +94,14 @@ int gpu_mem_check(const struct gpu_params *p, struct sim_err *err);
 /* Resolves the DRAM part of p (standard, clocks, timings, controller checks). */
 int gpu_dram_spec(const struct gpu_params *p, struct dram_spec *spec, struct sim_err *err);
 
-/* Loads path, applies overrides (n of them), reads and checks everything: the one way every
- * subcommand gets its parameters. Returns 0, or -1 with err filled. */
+/* Loads path (a layered config: its base, if it names one, under it), applies overrides (n of
+ * them), reads and checks everything: the one way every subcommand gets its parameters.
+ * Returns 0, or -1 with err filled. */
 int gpu_params_load(struct gpu_params *p, const char *path, const char *const *overrides,
 		    size_t n, struct sim_err *err);
+/* As gpu_params_load, and on success hands over the loaded tree in *cfg (for cfg_origin; the
+ * caller destroys it). */
+int gpu_params_load_cfg(struct gpu_params *p, const char *path, const char *const *overrides,
+			size_t n, struct cfg **cfg, struct sim_err *err);
 
 #endif /* SIM_PARAMS_H */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cfg.h"
 #include "params.h"
@@ -438,6 +439,243 @@ static void fuzz_findings_are_errors(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Layers, includes found next to the including file, origins. Files are written into a fresh
+ * temporary folder, outside the source tree.
+ */
+
+static char tmpdir[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char *tpath(const char *rel)
+{
+	static char path[4][512];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(path[k], sizeof path[k], "%s/%s", tmpdir, rel);
+	return path[k];
+}
+
+static void make_tmpdir(void)
+{
+	char sub[300];
+
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/gmsim-cfg.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	snprintf(sub, sizeof sub, "%s/sub", tmpdir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof sub, "%s/ship", tmpdir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+}
+
+static void remove_tmpdir(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void layers_win_key_by_key(void **state)
+{
+	struct t_params p;
+	struct sim_err err;
+	struct cfg *c;
+	char where[1024];
+
+	(void)state;
+	make_tmpdir();
+	put("base.cfg", "unit: {\n  ways = 8;\n  label = \"base\";\n  sub: { depth = 4; };\n};\n");
+	/* one key of a nested group changed, one added; the rest stays the base's */
+	put("sub/mid.cfg", "# a layer\nbase = \"../base.cfg\";\nunit: { sub: { depth = 16; }; "
+	    "latency_ns = 2.5; };\n");
+	/* a layer of a layer, naming its base by absolute path: the later layer wins */
+	{
+		char text[1024];
+
+		snprintf(text, sizeof text, "base = \"%s\";\nunit: {\n  ways = 32;\n};\n",
+			 tpath("sub/mid.cfg"));
+		put("top.cfg", text);
+	}
+	assert_int_equal(cfg_load_layered(&c, tpath("top.cfg"), &err), 0);
+	assert_string_equal(cfg_name(c), tpath("top.cfg"));
+	assert_int_equal(cfg_override(c, "unit.policy=fifo", &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), 0);
+	assert_int_equal(p.unit.ways, 32);             /* top */
+	assert_int_equal(p.sub.depth, 16);             /* mid, inside a group the base set */
+	assert_true(p.unit.latency_ns == 2.5);         /* mid, added */
+	assert_string_equal(p.unit.label, "base");     /* base, its group merged, not replaced */
+	assert_int_equal(p.unit.size_bytes, 32768);    /* default */
+	assert_int_equal(p.unit.policy, 1);            /* -o */
+	/* where each value came from */
+	cfg_origin(c, "unit.ways", where, sizeof where);
+	assert_string_equal(where, tpath("top.cfg:3"));
+	cfg_origin(c, "unit.sub.depth", where, sizeof where);
+	assert_string_equal(where, tpath("sub/mid.cfg:3"));
+	cfg_origin(c, "unit.label", where, sizeof where);
+	assert_string_equal(where, tpath("base.cfg:3"));
+	cfg_origin(c, "unit.size_bytes", where, sizeof where);
+	assert_string_equal(where, "default");
+	cfg_origin(c, "unit.policy", where, sizeof where);
+	assert_string_equal(where, "-o unit.policy=fifo");
+	cfg_destroy(c);
+
+	/* an error in a layer is reported at the layer's line, not taken from the base */
+	put("typo.cfg", "base = \"base.cfg\";\n\nunit: { wayz = 2; };\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("typo.cfg"), &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), -1);
+	assert_string_equal(err.file, tpath("typo.cfg"));
+	assert_int_equal(err.line, 3);
+	assert_string_equal(err.msg, "unit.wayz: unknown key (did you mean unit.ways?)");
+	cfg_destroy(c);
+	put("range.cfg", "base = \"base.cfg\";\nunit: { sub: { depth = 65; }; };\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("range.cfg"), &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), -1);
+	assert_string_equal(err.file, tpath("range.cfg"));
+	assert_int_equal(err.line, 2);
+	cfg_destroy(c);
+
+	/* a 64-bit literal in a layer is re-read from the layer's own line */
+	put("big.cfg", "base = \"base.cfg\";\nunit: { size_bytes = 8589934592; };\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("big.cfg"), &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), 0);
+	assert_int_equal(p.unit.size_bytes, 1ull << 33);
+	cfg_destroy(c);
+
+	/* a layer that sets a scalar where the base has a group replaces it: cfg_read says so */
+	put("scalar.cfg", "base = \"base.cfg\";\nunit: { sub = 3; };\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("scalar.cfg"), &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), -1);
+	assert_int_equal(err.line, 2);
+	cfg_destroy(c);
+
+	/* a file without base is what cfg_load_file makes of it */
+	assert_int_equal(cfg_load_layered(&c, tpath("base.cfg"), &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), 0);
+	assert_int_equal(p.unit.ways, 8);
+	cfg_destroy(c);
+	remove_tmpdir();
+}
+
+static void layer_errors(void **state)
+{
+	struct sim_err err;
+	struct cfg *c;
+
+	(void)state;
+	make_tmpdir();
+	put("a.cfg", "base = \"b.cfg\";\n");
+	put("b.cfg", "\nbase = \"a.cfg\";\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("a.cfg"), &err), -1);
+	assert_null(c);
+	assert_string_equal(err.file, tpath("b.cfg"));
+	assert_int_equal(err.line, 2);
+	assert_string_equal(err.msg, "base: loop: \"a.cfg\" is already a layer of this config (a "
+				     "base of itself, directly or through other bases)");
+	put("self.cfg", "base = \"self.cfg\";\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("self.cfg"), &err), -1);
+	assert_non_null(strstr(err.msg, "base: loop"));
+	put("list.cfg", "base = [ \"a.cfg\" ];\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("list.cfg"), &err), -1);
+	assert_string_equal(err.msg, "base: expected a string naming the config this file changes "
+				     "(base = \"a100-80gb.cfg\";), got an array");
+	put("dir.cfg", "base = \"sub\";\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("dir.cfg"), &err), -1);
+	assert_string_equal(err.msg, "base: \"sub\" is not a regular file");
+	put("abs.cfg", "base = \"/no/such/gpu.cfg\";\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("abs.cfg"), &err), -1);
+	assert_string_equal(err.msg, "base: cannot open \"/no/such/gpu.cfg\": No such file or "
+				     "directory");
+	/* a base with a syntax error: the message is the base's, at its line */
+	put("broken.cfg", "unit: {\n  ways = ;\n};\n");
+	put("onbroken.cfg", "base = \"broken.cfg\";\n");
+	assert_int_equal(cfg_load_layered(&c, tpath("onbroken.cfg"), &err), -1);
+	assert_string_equal(err.file, tpath("broken.cfg"));
+	assert_int_equal(err.line, 2);
+	remove_tmpdir();
+}
+
+static void includes_next_to_their_file(void **state)
+{
+	struct t_params p;
+	struct sim_err err;
+	struct cfg *c;
+	char where[1024], text[1024];
+
+	(void)state;
+	make_tmpdir();
+	/* sub/piece.cfg includes "leaf.cfg": found in sub/, not in the top file's folder */
+	put("sub/leaf.cfg", "depth = 9;\n");
+	put("sub/piece.cfg", "ways = 3;\nsub: {\n  @include \"leaf.cfg\"\n};\n");
+	put("leaf.cfg", "depth = 1;\n"); /* the wrong one */
+	put("top.cfg", "unit: {\n  @include \"sub/piece.cfg\"\n  label = \"x\";\n};\n");
+	assert_int_equal(cfg_load_file(&c, tpath("top.cfg"), &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), 0);
+	assert_int_equal(p.unit.ways, 3);
+	assert_int_equal(p.sub.depth, 9);
+	cfg_origin(c, "unit.sub.depth", where, sizeof where);
+	assert_string_equal(where, tpath("sub/leaf.cfg:1"));
+	/* lines after an include keep their own numbers */
+	cfg_origin(c, "unit.label", where, sizeof where);
+	assert_string_equal(where, tpath("top.cfg:3"));
+	cfg_destroy(c);
+
+	/* an absolute include */
+	snprintf(text, sizeof text, "unit: {\n  @include \"%s\"\n};\n", tpath("sub/piece.cfg"));
+	put("abs.cfg", text);
+	assert_int_equal(cfg_load_file(&c, tpath("abs.cfg"), &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), 0);
+	assert_int_equal(p.sub.depth, 9);
+	cfg_destroy(c);
+
+	/* not next to the file: the shipped folder; a missing one names both places */
+	put("ship/only-shipped.cfg", "ways = 77;\nsub: { depth = 2; };\n");
+	setenv("GMSIM_CONFIG_DIR", tpath("ship"), 1);
+	put("shipped.cfg", "unit: {\n  @include \"only-shipped.cfg\"\n};\n");
+	assert_int_equal(cfg_load_file(&c, tpath("shipped.cfg"), &err), 0);
+	assert_int_equal(cfg_read(c, &t_schema, &p, &err), 0);
+	assert_int_equal(p.unit.ways, 77);
+	cfg_destroy(c);
+	put("missing.cfg", "\n@include \"nowhere.cfg\"\n");
+	assert_int_equal(cfg_load_file(&c, tpath("missing.cfg"), &err), -1);
+	assert_int_equal(err.line, 2);
+	snprintf(text, sizeof text, "cannot open include file \"nowhere.cfg\" (looked in %s/ and "
+		 "%s/)", tmpdir, tpath("ship"));
+	assert_string_equal(err.msg, text);
+	unsetenv("GMSIM_CONFIG_DIR");
+
+	/* loops: a file including itself through another */
+	put("loop1.cfg", "@include \"sub/loop2.cfg\"\n");
+	put("sub/loop2.cfg", "# back up\n@include \"../loop1.cfg\"\n");
+	assert_int_equal(cfg_load_file(&c, tpath("loop1.cfg"), &err), -1);
+	assert_int_equal(err.line, 2);
+	assert_string_equal(err.msg, "include loop: \"../loop1.cfg\" is already being read (it "
+				     "includes itself, directly or through other files)");
+	/* a syntax error in an included file: that file and its line */
+	put("sub/bad.cfg", "ways = 2;\nways2 = ;\n");
+	put("inbad.cfg", "unit: {\n\n  @include \"sub/bad.cfg\"\n};\n");
+	assert_int_equal(cfg_load_file(&c, tpath("inbad.cfg"), &err), -1);
+	assert_string_equal(err.file, tpath("sub/bad.cfg"));
+	assert_int_equal(err.line, 2);
+	/* an include whose name is not quoted */
+	put("noquote.cfg", "@include sub/bad.cfg\n");
+	assert_int_equal(cfg_load_file(&c, tpath("noquote.cfg"), &err), -1);
+	assert_string_equal(err.msg, "@include: expected a file name in double quotes");
+	remove_tmpdir();
+}
+
+/* ---------------------------------------------------------------------------------------------
  * Schemas are checked too: a bad default is a bug in a table, caught before any user sees it.
  */
 
@@ -653,6 +891,9 @@ int main(void)
 		cmocka_unit_test(duplicate_and_syntax_errors),
 		cmocka_unit_test(bad_overrides),
 		cmocka_unit_test(files_and_includes),
+		cmocka_unit_test(layers_win_key_by_key),
+		cmocka_unit_test(layer_errors),
+		cmocka_unit_test(includes_next_to_their_file),
 		cmocka_unit_test(inconsistent_tables_are_rejected),
 		cmocka_unit_test(shipped_schema_defaults_are_valid),
 		cmocka_unit_test(edit_distance_and_suggestions),
