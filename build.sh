@@ -19,7 +19,7 @@ top=$(pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # Packages, by the name Debian 12 gives them.
-PKGS="gcc make autoconf automake libtool pkg-config libconfig-dev libgsl-dev libcmocka-dev liblzma-dev xz-utils python3 parallel valgrind"
+PKGS="gcc make autoconf automake libtool pkg-config libconfig-dev libgsl-dev libcmocka-dev liblzma-dev xz-utils python3 parallel valgrind gnuplot-nox"
 # For the fuzz smoke: clang and its libFuzzer runtime, whose package name carries the LLVM
 # version on Debian 12 (libclang-rt-14-dev) and not on later releases (libclang-rt-dev). The
 # first one apt knows is installed; without any, the smoke is skipped, not failed.

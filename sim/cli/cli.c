@@ -64,9 +64,15 @@ void cli_config_opts_free(struct cli_config_opts *o)
 
 int cli_load_params(const struct cli_config_opts *o, struct gpu_params *p, struct sim_err *err)
 {
+	return cli_load_params_cfg(o, p, NULL, err);
+}
+
+int cli_load_params_cfg(const struct cli_config_opts *o, struct gpu_params *p, struct cfg **cfg,
+			struct sim_err *err)
+{
 	const char *path = o->path != NULL ? o->path : CLI_DEFAULT_CONFIG;
 
-	if (gpu_params_load(p, path, o->overrides, o->noverrides, err) != 0) {
+	if (gpu_params_load_cfg(p, path, o->overrides, o->noverrides, cfg, err) != 0) {
 		if (o->path == NULL && err->line == 0 && strstr(err->msg, "cannot open") != NULL) {
 			char why[SIM_ERR_MSG_MAX];
 

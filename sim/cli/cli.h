@@ -60,6 +60,10 @@ void cli_config_opts_add_override(struct cli_config_opts *o, const char *kv);
 void cli_config_opts_free(struct cli_config_opts *o);
 /* Loads and checks the config the options name. Returns 0, or -1 with err filled. */
 int cli_load_params(const struct cli_config_opts *o, struct gpu_params *p, struct sim_err *err);
+/* As cli_load_params, and hands over the loaded tree in *cfg when cfg is not NULL (for
+ * cfg_origin; the caller destroys it). */
+int cli_load_params_cfg(const struct cli_config_opts *o, struct gpu_params *p, struct cfg **cfg,
+			struct sim_err *err);
 
 /*
  * The options of the subcommands that take a workload (run, analyze): -c, -o, -w, -p,
