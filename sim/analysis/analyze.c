@@ -425,7 +425,11 @@ static int step(struct analysis *a, struct aslot *s, struct awarp *w, struct sim
 				break;
 			}
 			w->chase_left = n;
-			w->chase_node = wexec_chase_start(w->gid, arr);
+			w->chase_node = wexec_chase_first(&w->x, op, arr,
+							  a->chase_next[op->array], w->gid,
+							  &a->ectx);
+			if (a->ectx.error)
+				return fail(a, op, err);
 		}
 		inst.active_mask = w->x.active;
 		inst.size = op->bytes;
@@ -811,7 +815,7 @@ struct analysis *analyze_run(const struct workload *w, const struct analyze_para
 	a->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(a->rng, (unsigned long)(p->seed ^ (p->seed >> 32)));
 	a->ectx.rng = a->rng;
-	a->chase_next = wexec_chase_build(w, a->rng, err);
+	a->chase_next = wexec_chase_build(w, a->rng, NULL, NULL, 0, err);
 	if (a->chase_next == NULL) {
 		analyze_free(a);
 		return NULL;

@@ -174,7 +174,8 @@ struct front {
 	const struct workload *const *ws; /* the kernels, run one after the other */
 	struct trace_list *tl;             /* or a trace's list (then ws is NULL) */
 	size_t nw, kidx;                   /* kernels, the one running */
-	uint64_t ***chases;                /* per kernel: its chase orders (wexec_chase_build) */
+	uint64_t ***chases;                /* per kernel: its chase orders (wexec_chase_build; a
+					    * later kernel shares an earlier one's array's order) */
 	/* the kernel running: */
 	const struct workload *w;          /* workload kernels */
 	struct trace_reader *tr;           /* trace kernels: the kernel's reader, */
@@ -591,7 +592,12 @@ static void issue_chase(struct sm_core *sm, struct warp *w, const struct workloa
 			return;
 		}
 		w->chase_left = n;
-		w->chase_node = wexec_chase_start(w->gid, a);
+		w->chase_node = wexec_chase_first(&w->c->x, op, a, f->chase_next[op->array], w->gid,
+						  &f->ectx);
+		if (f->ectx.error) {
+			front_fail(f, op, f->ectx.msg);
+			return;
+		}
 		if (op->reg >= 0)
 			w->pending |= 1ull << op->reg;
 	}
@@ -1215,7 +1221,7 @@ struct front *front_create(const struct front_env *env, const struct sm_params *
 	f = front_new(env, p, nw, wpb_max, seed);
 	f->ws = ws;
 	for (k = 0; k < nw; k++) {
-		f->chases[k] = wexec_chase_build(ws[k], f->rng, err);
+		f->chases[k] = wexec_chase_build(ws[k], f->rng, ws, f->chases, k, err);
 		if (f->chases[k] == NULL) {
 			front_destroy(f);
 			return NULL;
@@ -1258,7 +1264,6 @@ struct front *front_create_trace(const struct front_env *env, const struct sm_pa
 void front_destroy(struct front *f)
 {
 	uint32_t i, j;
-	size_t k;
 
 	if (f == NULL)
 		return;
@@ -1274,8 +1279,8 @@ void front_destroy(struct front *f)
 		free(f->sms[i].fin);
 		free(f->sms[i].sunblk);
 	}
-	for (k = 0; k < f->nw && f->ws != NULL; k++)
-		wexec_chase_free(f->ws[k], f->chases[k]);
+	if (f->ws != NULL)
+		wexec_chase_free_all(f->ws, f->chases, f->nw);
 	trace_close(f->tr);
 	trace_block_free(&f->ahead);
 	free(f->chases);

@@ -241,8 +241,58 @@ uint64_t *wexec_chase_order(uint64_t n, bool random, gsl_rng *rng)
 	return next;
 }
 
-static int chase_build(const struct workload *w, const struct workload_op *ops, size_t n,
-		       uint64_t **next, gsl_rng *rng, struct sim_err *err)
+/* The first chase op of ops (loops included) that walks array a, or NULL. */
+static const struct workload_op *chase_of(const struct workload_op *ops, size_t n, uint32_t a)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct workload_op *r;
+
+		if (ops[i].kind == WORKLOAD_OP_CHASE && ops[i].array == a)
+			return &ops[i];
+		if (ops[i].kind == WORKLOAD_OP_LOOP &&
+		    (r = chase_of(ops[i].body, ops[i].nbody, a)) != NULL)
+			return r;
+	}
+	return NULL;
+}
+
+/* The order an earlier kernel built for the array a chase op of w walks, or NULL. */
+static uint64_t *shared_order(const struct workload *w, const struct workload_op *op,
+			      const struct workload *const *prev, uint64_t **const *prev_next,
+			      size_t nprev)
+{
+	const struct workload_array *a = &w->arrays[op->array];
+	size_t k, b;
+
+	for (k = 0; k < nprev; k++) {
+		for (b = 0; b < prev[k]->narrays; b++) {
+			const struct workload_array *pa = &prev[k]->arrays[b];
+			const struct workload_op *pop;
+
+			if (prev_next[k][b] == NULL || pa->elems != a->elems ||
+			    strcmp(pa->name, a->name) != 0)
+				continue;
+			pop = chase_of(prev[k]->body, prev[k]->nbody, (uint32_t)b);
+			if (pop != NULL && pop->order == op->order)
+				return prev_next[k][b];
+		}
+	}
+	return NULL;
+}
+
+struct chase_ctx {
+	const struct workload *w;
+	gsl_rng *rng;
+	const struct workload *const *prev;
+	uint64_t **const *prev_next;
+	size_t nprev;
+	uint64_t **next;
+	struct sim_err *err;
+};
+
+static int chase_build(struct chase_ctx *c, const struct workload_op *ops, size_t n)
 {
 	size_t i;
 
@@ -251,32 +301,97 @@ static int chase_build(const struct workload *w, const struct workload_op *ops, 
 		const struct workload_array *a;
 
 		if (op->kind == WORKLOAD_OP_LOOP) {
-			if (chase_build(w, op->body, op->nbody, next, rng, err) != 0)
+			if (chase_build(c, op->body, op->nbody) != 0)
 				return -1;
 			continue;
 		}
-		if (op->kind != WORKLOAD_OP_CHASE || next[op->array] != NULL)
+		if (op->kind != WORKLOAD_OP_CHASE || c->next[op->array] != NULL)
 			continue;
-		a = &w->arrays[op->array];
+		a = &c->w->arrays[op->array];
 		if (a->elems < 1 || a->elems > WEXEC_CHASE_MAX_ELEMS)
-			return sim_err_set(err, w->path, op->line, "chase: array %s has %llu "
+			return sim_err_set(c->err, c->w->path, op->line, "chase: array %s has %llu "
 					   "elements; 1 .. 2^28 are possible", a->name,
 					   (unsigned long long)a->elems);
-		next[op->array] = wexec_chase_order(a->elems, op->order == WORKLOAD_CHASE_RANDOM,
-						    rng);
+		c->next[op->array] = shared_order(c->w, op, c->prev, c->prev_next, c->nprev);
+		if (c->next[op->array] == NULL)
+			c->next[op->array] = wexec_chase_order(a->elems, op->order ==
+							       WORKLOAD_CHASE_RANDOM, c->rng);
 	}
 	return 0;
 }
 
-uint64_t **wexec_chase_build(const struct workload *w, gsl_rng *rng, struct sim_err *err)
+uint64_t **wexec_chase_build(const struct workload *w, gsl_rng *rng,
+			     const struct workload *const *prev, uint64_t **const *prev_next,
+			     size_t nprev, struct sim_err *err)
 {
-	uint64_t **next = xcalloc(w->narrays > 0 ? w->narrays : 1, sizeof *next);
+	struct chase_ctx c = { w, rng, prev, prev_next, nprev, NULL, err };
 
-	if (chase_build(w, w->body, w->nbody, next, rng, err) != 0) {
-		wexec_chase_free(w, next);
+	c.next = xcalloc(w->narrays > 0 ? w->narrays : 1, sizeof *c.next);
+	if (chase_build(&c, w->body, w->nbody) != 0) {
+		size_t i, k, b;
+
+		/* free only what this call built */
+		for (i = 0; i < w->narrays; i++) {
+			bool shared = false;
+
+			for (k = 0; k < nprev && !shared; k++)
+				for (b = 0; b < prev[k]->narrays && !shared; b++)
+					shared = prev_next[k][b] == c.next[i];
+			if (!shared)
+				free(c.next[i]);
+		}
+		free(c.next);
 		return NULL;
 	}
-	return next;
+	return c.next;
+}
+
+void wexec_chase_free_all(const struct workload *const *ws, uint64_t ***next, size_t n)
+{
+	size_t k, i, j, b;
+
+	/* last kernel first: the tables of the earlier ones are still there to compare with */
+	for (k = n; k-- > 0;) {
+		if (next[k] == NULL)
+			continue;
+		for (i = 0; i < ws[k]->narrays; i++) {
+			bool earlier = false;
+
+			/* a kernel's order is its own unless an earlier kernel built it */
+			for (j = 0; j < k && !earlier; j++)
+				for (b = 0; next[j] != NULL && b < ws[j]->narrays && !earlier; b++)
+					earlier = next[j][b] == next[k][i];
+			if (!earlier)
+				free(next[k][i]);
+		}
+		free(next[k]);
+	}
+}
+
+uint64_t wexec_chase_first(struct wexec *x, const struct workload_op *op,
+			   const struct workload_array *a, const uint64_t *next, uint64_t gid,
+			   struct expr_ctx *ctx)
+{
+	uint64_t node = wexec_chase_start(gid, a), steps;
+	int64_t s;
+
+	if (op->start == NULL)
+		return node;
+	s = expr_eval(op->start, x->vars, ctx);
+	if (ctx->error) {
+		x->err_op = op;
+		return 0;
+	}
+	if (s < 0) {
+		ctx->error = true;
+		snprintf(ctx->msg, sizeof ctx->msg, "chase start: expected a value >= 0, got %lld",
+			 (long long)s);
+		x->err_op = op;
+		return 0;
+	}
+	for (steps = (uint64_t)s % a->elems; steps > 0; steps--)
+		node = next[node];
+	return node;
 }
 
 void wexec_chase_free(const struct workload *w, uint64_t **next)

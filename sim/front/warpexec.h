@@ -102,13 +102,30 @@ uint64_t *wexec_chase_order(uint64_t n, bool random, gsl_rng *rng);
  * order from rng: the same rng state gives the same orders in sm.c and gmsim analyze. Returns
  * a malloc'd array of w->narrays pointers (free with wexec_chase_free), or NULL with err filled
  * if a chased array is empty or larger than WEXEC_CHASE_MAX_ELEMS.
+ *
+ * Kernels run one after another share their data: an array that an earlier kernel (prev[0 ..
+ * nprev-1], with their orders prev_next) chased under the same name, element count and order
+ * is the same linked list in memory, so it gets the same order (the same pointer, drawing
+ * nothing from rng): a later kernel's chase walks the cycle the earlier one left its caches
+ * on, as a benchmark's timed pass follows its untimed ones. Free such a list of kernels with
+ * wexec_chase_free_all.
  */
-uint64_t **wexec_chase_build(const struct workload *w, gsl_rng *rng, struct sim_err *err);
+uint64_t **wexec_chase_build(const struct workload *w, gsl_rng *rng,
+			     const struct workload *const *prev, uint64_t **const *prev_next,
+			     size_t nprev, struct sim_err *err);
 void wexec_chase_free(const struct workload *w, uint64_t **next);
-/* The node a chase of global warp number gid starts at. */
+/* Frees the orders of kernels ws[0 .. n-1] built with sharing: each order once. */
+void wexec_chase_free_all(const struct workload *const *ws, uint64_t ***next, size_t n);
+/* The node a chase of global warp number gid starts at, before the op's start steps. */
 static inline uint64_t wexec_chase_start(uint64_t gid, const struct workload_array *a)
 {
 	return gid % a->elems;
 }
+/* The node of chase op's first load for global warp gid: wexec_chase_start, then `start` steps
+ * along next (start modulo the cycle's length, the element count: at most elems - 1 steps).
+ * On an error (start negative or not computable) sets ctx->error and returns 0. */
+uint64_t wexec_chase_first(struct wexec *x, const struct workload_op *op,
+			   const struct workload_array *a, const uint64_t *next, uint64_t gid,
+			   struct expr_ctx *ctx);
 
 #endif /* SIM_WARPEXEC_H */

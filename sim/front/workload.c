@@ -620,7 +620,7 @@ static const char *const wl_op_keys[WORKLOAD_OP_COUNT][7] = {
 	[WORKLOAD_OP_ALU] = { "op", "latency", "uses" },
 	[WORKLOAD_OP_BARRIER] = { "op" },
 	[WORKLOAD_OP_LOOP] = { "op", "var", "count", "body" },
-	[WORKLOAD_OP_CHASE] = { "op", "array", "loads", "bytes", "order", "reg" },
+	[WORKLOAD_OP_CHASE] = { "op", "array", "loads", "bytes", "order", "start", "reg" },
 };
 
 #define WL_OP_NAME(id, name) name,
@@ -901,6 +901,11 @@ static bool wl_load_chase(struct wl_loader *L, const struct cfg_node *g, const c
 			ok = false;
 		}
 	}
+	m = cfg_node_member(g, "start");
+	wl_key(sub, key, "start");
+	if (m != NULL && (op->start = wl_compile(L, m, sub, WL_NAMES_COUNT,
+						 &op->start_text)) == NULL)
+		ok = false;
 	if (!wl_op_bytes_reg(L, g, key, op, a, false))
 		ok = false;
 	return ok;
@@ -1089,8 +1094,10 @@ static void wl_free_op(struct workload_op *op)
 {
 	expr_free(op->index);
 	expr_free(op->count);
+	expr_free(op->start);
 	free(op->index_text);
 	free(op->count_text);
+	free(op->start_text);
 	free(op->var);
 	wl_free_ops(op->body, op->nbody);
 	memset(op, 0, sizeof *op);
@@ -1303,6 +1310,8 @@ static void wl_describe_ops(const struct workload *w, const struct workload_op *
 		case WORKLOAD_OP_CHASE:
 			fprintf(out, " %s loads %s %uB %s", w->arrays[op->array].name, op->count_text,
 				op->bytes, op->order == WORKLOAD_CHASE_RANDOM ? "random" : "sequential");
+			if (op->start != NULL)
+				fprintf(out, " from step %s", op->start_text);
 			break;
 		default:
 			break;

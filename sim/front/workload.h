@@ -30,15 +30,18 @@
  *	alu           latency [uses]                       latency in core cycles, 1..1000000
  *	barrier                                            __syncthreads()
  *	loop          var count body                       var runs 0 .. count-1
- *	chase         array loads [bytes] [order] [reg]    pointer chase: `loads` dependent loads
- *	                                                   through array, each element one node,
- *	                                                   order "random" (default) / "sequential"
+ *	chase         array loads [bytes] [order] [start] [reg]   pointer chase: `loads` dependent
+ *	                                                   loads through array, each element one
+ *	                                                   node, order "random" (default) /
+ *	                                                   "sequential"; the first load is `start`
+ *	                                                   steps (default 0) along the cycle from
+ *	                                                   the warp's first node
  * bytes is 1, 2, 4, 8 or 16 (default: the element size, for chase min(element size, 8)).
  * uses is a register name or a list of them; each must be the reg of an earlier op.
  *
  * Expressions (sim/front/expr.h) are integers or strings. Names allowed:
  *	grid, block, elems, elem_bytes   parameters (constants after -p); must fold to a constant
- *	loop count, chase loads          parameters, grid/block dims (bdx..gdz, constants) and the
+ *	loop count, chase loads, start   parameters, grid/block dims (bdx..gdz, constants) and the
  *	                                 enclosing loop variables; folded when possible
  *	index                            tx ty tz bx by bz bdx bdy bdz gdx gdy gdz (variables),
  *	                                 enclosing loop variables, parameters (constants)
@@ -127,6 +130,8 @@ struct workload_op {
 	struct workload_op *body;
 	size_t nbody;
 	enum workload_chase_order order;
+	struct expr *start;   /* chase: steps along the cycle before the first load, or NULL */
+	char *start_text;
 };
 
 struct workload {

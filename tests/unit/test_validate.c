@@ -217,6 +217,8 @@ static void test_plans(void **state)
 	assert_true(pl.method_mhz == 1380.0);
 	assert_string_equal(pl.meas[0], "footprint_bytes=2048");
 	assert_string_equal(pl.warm[3], "loads=32");     /* 2048 / 64 nodes */
+	/* the timed chase goes on where the warm-up stopped: a whole cycle later here */
+	assert_string_equal(pl.meas[4], "start=32");
 	/* 4096 loads in 4096 x 30 cycles at 1380 MHz: 30 cycles a load */
 	assert_true(fabs(validate_value(&pl, 4096 * 30, 1e6 / 1380.0) - 30.0) < 1e-9);
 
@@ -333,6 +335,10 @@ static void test_scalar_plans(void **state)
 	r.metric = "dram_latency";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
 	assert_string_equal(pl.meas[0], "footprint_bytes=201326592");
+	/* the warm-up walks 1.25 L2 of the cycle (7.5 MiB / 128 B); the timed loads go on from
+	 * there, not from the start the warm-up left in the L2 */
+	assert_string_equal(pl.warm[3], "loads=61440");
+	assert_string_equal(pl.meas[4], "start=61440");
 	/* warm-up: 1.25 L2 of 128 B nodes = 61440 loads */
 	assert_string_equal(pl.warm[3], "loads=61440");
 	r.unit = "GB/s";

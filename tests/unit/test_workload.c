@@ -14,6 +14,7 @@
 
 #include "expr.h"
 #include "unit.h"
+#include "warpexec.h"
 #include "workload.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -408,6 +409,72 @@ static void test_bad_overrides(void **state)
 		  "@:10: arrays[0].elems: expected a value in 1..1099511627776, got 0", 7);
 }
 
+/* Kernels run one after another chase the same array through the same cycle (the second
+ * draws nothing from the rng), and `start` begins that many steps along it: the timed kernel of
+ * a benchmark goes on where its warm-up stopped. */
+static void test_chase_shared_cycle(void **state)
+{
+	static const char *const small[] = { "footprint_bytes=1024", "stride_bytes=64",
+					     "loads=5", "threads=1", "start=5" };
+	static const char *const other[] = { "footprint_bytes=2048", "stride_bytes=64" };
+	static const char *const back[] = { "footprint_bytes=1024", "stride_bytes=64",
+					    "start=-1" };
+	struct workload *w1 = load_ok("workloads/ubench/pchase.wl", small, 5);
+	struct workload *w2 = load_ok("workloads/ubench/pchase.wl", small, 5);
+	struct workload *w3 = load_ok("workloads/ubench/pchase.wl", other, 2);
+	struct workload *w4 = load_ok("workloads/ubench/pchase.wl", back, 3);
+	const struct workload *ws[4] = { w1, w2, w3, w4 };
+	uint64_t **next[4], node, seen = 0;
+	struct expr_ctx ctx = { 0 };
+	struct sim_err err;
+	struct wexec x;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned long drawn;
+	int i;
+
+	(void)state;
+	next[0] = wexec_chase_build(w1, rng, ws, next, 0, &err);
+	assert_non_null(next[0]);
+	gsl_rng_set(rng, 1);
+	/* the same array (name, 16 nodes, random order): the same order, nothing drawn */
+	next[1] = wexec_chase_build(w2, rng, ws, next, 1, &err);
+	assert_non_null(next[1]);
+	assert_ptr_equal(next[1][0], next[0][0]);
+	drawn = gsl_rng_get(rng);
+	gsl_rng_set(rng, 1);
+	assert_int_equal(drawn, gsl_rng_get(rng));
+	/* another footprint: another array, its own order */
+	next[2] = wexec_chase_build(w3, rng, ws, next, 2, &err);
+	assert_non_null(next[2]);
+	assert_ptr_not_equal(next[2][0], next[0][0]);
+	next[3] = wexec_chase_build(w4, rng, ws, next, 3, &err);
+	assert_ptr_equal(next[3][0], next[0][0]);
+	/* one cycle through all 16 nodes */
+	for (node = 0, i = 0; i < 16; i++) {
+		seen |= 1ull << node;
+		node = next[0][0][node];
+	}
+	assert_int_equal(node, 0);
+	assert_int_equal(seen, 0xffff);
+	/* start = 5: the node 5 steps from warp 0's first node; 16 + 5 the same; -1 an error */
+	wexec_start(&x, w1, 0, 0, &ctx);
+	for (node = 0, i = 0; i < 5; i++)
+		node = next[0][0][node];
+	assert_int_equal(wexec_chase_first(&x, &w1->body[0], &w1->arrays[0], next[0][0], 0,
+					   &ctx), node);
+	assert_false(ctx.error);
+	wexec_start(&x, w4, 0, 0, &ctx);
+	(void)wexec_chase_first(&x, &w4->body[0], &w4->arrays[0], next[3][0], 0, &ctx);
+	assert_true(ctx.error);
+	assert_string_equal(ctx.msg, "chase start: expected a value >= 0, got -1");
+	wexec_chase_free_all(ws, next, 4);
+	gsl_rng_free(rng);
+	workload_free(w1);
+	workload_free(w2);
+	workload_free(w3);
+	workload_free(w4);
+}
+
 static void test_missing_file(void **state)
 {
 	struct sim_err err;
@@ -425,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_stride),
 		cmocka_unit_test(test_stream_copy),
 		cmocka_unit_test(test_pointer_chase),
+		cmocka_unit_test(test_chase_shared_cycle),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_overrides),

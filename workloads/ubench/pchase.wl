@@ -16,12 +16,12 @@
 # the sources report (not the p50: at a cache knee the mean mixes hits and misses as the
 # hardware curve does).
 kernel = "pchase";
-params = { footprint_bytes = 1048576; stride_bytes = 64; loads = 4096; threads = 32; };
+params = { footprint_bytes = 1048576; stride_bytes = 64; loads = 4096; threads = 32; start = 0; };
 grid   = ( 1, 1, 1 );
 block  = ( "threads", 1, 1 );
 arrays = (
 	{ name = "chain"; elems = "footprint_bytes / stride_bytes"; elem_bytes = "stride_bytes"; }
 );
 body = (
-	{ op = "chase"; array = "chain"; loads = "loads"; order = "random"; reg = "p"; }
+	{ op = "chase"; array = "chain"; loads = "loads"; order = "random"; start = "start"; reg = "p"; }
 );
