@@ -134,8 +134,9 @@ for v in a100-80gb-l2x2:a100-80gb:l2.cache.size_kb \
 		"$rc $(printf '%s\n' "$out" | sed -n 's/^  \([a-z0-9_.]*\): .* -> .*  (A: .*/\1/p' | tr '\n' ',' | sed 's/,$//')"
 done
 run_gmsim config diff configs/a100-80gb.cfg configs/variants/a100-80gb-l2x2.cfg
+ln=$(grep -n '^ *size_kb = ' "$GMSIM_SRCDIR/configs/a100-80gb.cfg" | tail -n 1 | cut -d: -f1)
 expect_eq "... with both origins and the derived figure it changes" \
-	"  l2.cache.size_kb: 512 -> 1024  (A: configs/a100-80gb.cfg:84; B: configs/variants/a100-80gb-l2x2.cfg:9)|derived figures that change:|  L2 capacity, MB: 40.0 -> 80.0" \
+	"  l2.cache.size_kb: 512 -> 1024  (A: configs/a100-80gb.cfg:$ln; B: configs/variants/a100-80gb-l2x2.cfg:9)|derived figures that change:|  L2 capacity, MB: 40.0 -> 80.0" \
 	"$(printf '%s\n' "$out" | tail -n 3 | tr '\n' '|' | sed 's/|$//')"
 
 # --origin: file:line, include, -o, default.
