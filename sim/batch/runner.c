@@ -310,8 +310,7 @@ static int record(const struct runner_opts *o, const struct sweep_job *job, cons
 	return rc;
 }
 
-/* 1: finished ok, 2: failed or timed out, 0: no (readable) result. */
-static int point_state(const char *out, const char *id)
+int runner_point_state(const char *out, const char *id)
 {
 	char *path = xasprintf("%s/points/%s.json", out, id), why[128];
 	struct json *j = json_parse_file(path, why, sizeof why);
@@ -478,7 +477,7 @@ int runner_run(const struct sweep_job *const *jobs, size_t n, const struct runne
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		int st = point_state(o->out, jobs[i]->id);
+		int st = runner_point_state(o->out, jobs[i]->id);
 
 		if (st == 1)
 			t->done_before++;

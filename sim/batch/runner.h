@@ -59,6 +59,9 @@ struct runner_tally {
 	bool interrupted;   /* SIGINT or SIGTERM: stopped early */
 };
 
+/* The result DIR/points/ID.json holds: 1 finished ok, 2 failed or timed out, 0 none (or not
+ * readable: a point whose file a killed job left half-written is run again). */
+int runner_point_state(const char *out, const char *id);
 /* Creates DIR, DIR/points and DIR/tmp as needed. Returns 0, or -1 with err filled. */
 int runner_prepare(const char *out, struct sim_err *err);
 /* Runs jobs[0..n) (skipping finished ones, see above). Returns 0 when every point was run or

@@ -9,6 +9,7 @@
  *	gmsim sweep FILE --out DIR [-j N]               run (resumes), then merge
  *	gmsim sweep FILE --out DIR --emit-jobs JOBS     one shell command per point
  *	gmsim sweep FILE --out DIR --emit-slurm SCRIPT  a Slurm job array running those commands
+ *	    ... --missing                               only the points without a result yet
  *	gmsim sweep --merge DIR                         results.csv from DIR's point files
  *	gmsim sweep --run-point --out DIR -c C -w W [-o k=v] [-p k=v]   one point (a job's command)
  */
@@ -31,8 +32,9 @@
 static const char usage[] =
 	"Usage: gmsim sweep FILE --dry-run\n"
 	"       gmsim sweep FILE --out DIR [-j N] [--timeout S] [--retry-failed] [-q]\n"
-	"       gmsim sweep FILE --out DIR --emit-jobs JOBS [--timeout S]\n"
-	"       gmsim sweep FILE --out DIR --emit-slurm SCRIPT [--emit-jobs JOBS] [--timeout S]\n"
+	"       gmsim sweep FILE --out DIR --emit-jobs JOBS [--missing] [--timeout S]\n"
+	"       gmsim sweep FILE --out DIR --emit-slurm SCRIPT [--emit-jobs JOBS] [--missing]\n"
+	"                   [--timeout S]\n"
 	"       gmsim sweep --merge DIR\n"
 	"       gmsim sweep --run-point --out DIR [--timeout S] -c CONFIG -w WORKLOAD\n"
 	"                   [-o group.key=value ...] [-p name=value ...]\n"
@@ -54,6 +56,9 @@ static const char usage[] =
 	"  --emit-slurm SCRIPT write an sbatch script whose array task K runs line K+1 of the\n"
 	"                      job list (--emit-jobs JOBS, else SCRIPT's name with .jobs);\n"
 	"                      `sbatch SCRIPT`, then gmsim sweep --merge DIR\n"
+	"  --missing           (with --emit-*) only the points that have no result in DIR yet\n"
+	"                      (and, with --retry-failed, the failed ones): resubmit what a\n"
+	"                      cancelled or failed array left, nothing twice\n"
 	"  --merge DIR         merge DIR's point files into DIR/results.csv\n"
 	"  --run-point         run one point given by -c, -w, -o and -p into DIR (what an\n"
 	"                      emitted job runs)\n"
@@ -63,7 +68,7 @@ static const char usage[] =
 	"error) or the sweep file is wrong, 2 on a usage error.\n";
 
 enum { OPT_DRY = CLI_OPT_FREE, OPT_OUT, OPT_TIMEOUT, OPT_RETRY, OPT_EMIT, OPT_SLURM,
-       OPT_MERGE, OPT_RUN_POINT };
+       OPT_MERGE, OPT_RUN_POINT, OPT_MISSING };
 
 /* The gmsim binary running now, as the children exec it. */
 static int self_path(char *buf, size_t n, struct sim_err *err)
@@ -89,8 +94,14 @@ static void shell_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-static int emit_jobs(const struct sweep *s, const char *self, const char *out, double timeout,
-		     const char *jobs_path, struct sim_err *err)
+/* The points an emitter writes: pick[0 .. n-1], indices into s->points. */
+struct pick {
+	size_t *idx;
+	size_t n;
+};
+
+static int emit_jobs(const struct sweep *s, const struct pick *pk, const char *self,
+		     const char *out, double timeout, const char *jobs_path, struct sim_err *err)
 {
 	char cwd[PATH_MAX], absout[PATH_MAX];
 	FILE *f;
@@ -101,8 +112,8 @@ static int emit_jobs(const struct sweep *s, const char *self, const char *out, d
 	f = fopen(jobs_path, "w");
 	if (f == NULL)
 		return sim_err_set(err, jobs_path, 0, "cannot write: %s", strerror(errno));
-	for (i = 0; i < s->npoints; i++) {
-		const struct sweep_job *j = &s->points[i].job;
+	for (i = 0; i < pk->n; i++) {
+		const struct sweep_job *j = &s->points[pk->idx[i]].job;
 
 		fputs("cd ", f);
 		shell_quote(f, cwd);
@@ -157,8 +168,9 @@ static char *slurm_jobs_path(const char *script)
  * goes to DIR/slurm-JOB_TASK.out. Nothing else is needed on the nodes: the lines are
  * self-contained.
  */
-static int emit_slurm(const struct sweep *s, const char *self, const char *out, double timeout,
-		      const char *jobs_path, const char *script, struct sim_err *err)
+static int emit_slurm(const struct sweep *s, const struct pick *pk, bool missing,
+		      const char *self, const char *out, double timeout, const char *jobs_path,
+		      const char *script, struct sim_err *err)
 {
 	char absjobs[PATH_MAX], absout[PATH_MAX];
 	long minutes = (long)(timeout / 60.0);
@@ -167,9 +179,9 @@ static int emit_slurm(const struct sweep *s, const char *self, const char *out, 
 	if (minutes * 60.0 < timeout)
 		minutes++;
 	minutes++;
-	if (s->npoints == 0)
+	if (pk->n == 0)
 		return sim_err_set(err, s->path, 0, "no points: nothing to put in a job array");
-	if (emit_jobs(s, self, out, timeout, jobs_path, err) != 0)
+	if (emit_jobs(s, pk, self, out, timeout, jobs_path, err) != 0)
 		return -1;
 	if (realpath(jobs_path, absjobs) == NULL || realpath(out, absout) == NULL)
 		return sim_err_set(err, jobs_path, 0, "cannot resolve: %s", strerror(errno));
@@ -177,10 +189,10 @@ static int emit_slurm(const struct sweep *s, const char *self, const char *out, 
 	if (f == NULL)
 		return sim_err_set(err, script, 0, "cannot write: %s", strerror(errno));
 	fprintf(f, "#!/bin/sh\n"
-		"# gmsim sweep %s: %zu points, one Slurm array task each (task K runs line K+1 of\n"
+		"# gmsim sweep %s: %zu %spoints, one Slurm array task each (task K runs line K+1 of\n"
 		"# the job list). Submit with `sbatch %s`; when every task is done:\n"
 		"#	gmsim sweep --merge ",
-		s->path, s->npoints, script);
+		s->path, pk->n, missing ? "missing " : "", script);
 	shell_quote(f, absout);
 	fprintf(f, "\n#SBATCH --job-name=gmsim-sweep\n"
 		"#SBATCH --array=0-%zu\n"
@@ -188,7 +200,7 @@ static int emit_slurm(const struct sweep *s, const char *self, const char *out, 
 		"#SBATCH --cpus-per-task=1\n"
 		"#SBATCH --time=%ld\n"
 		"#SBATCH --output=%s/slurm-%%A_%%a.out\n"
-		"jobs=", s->npoints - 1, minutes, absout);
+		"jobs=", pk->n - 1, minutes, absout);
 	shell_quote(f, absjobs);
 	fputs("\n: \"${SLURM_ARRAY_TASK_ID:?not a Slurm array task (sbatch this script)}\"\n"
 	      "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" \"$jobs\")\n"
@@ -220,7 +232,7 @@ static int merge_report(const char *out, bool quiet)
 
 struct sweep_args {
 	const char *file, *out, *emit, *slurm, *merge;
-	bool dry, retry, quiet, run_point;
+	bool dry, retry, quiet, run_point, missing;
 	long jobs;
 	double timeout;
 	struct cli_wl_opts wl;
@@ -257,23 +269,46 @@ static int run_sweep(const struct sweep_args *a, const char *self)
 		sweep_free(s);
 		return cli_user_error(&err);
 	}
-	if (a->slurm != NULL) {
-		char *jp = a->emit != NULL ? xstrdup(a->emit) : slurm_jobs_path(a->slurm);
+	if (a->slurm != NULL || a->emit != NULL) {
+		struct pick pk = { xcalloc(s->npoints + 1, sizeof *pk.idx), 0 };
+		size_t have = 0;
 
-		rc = emit_slurm(s, self, a->out, ro.timeout_s, jp, a->slurm, &err);
-		if (rc == 0 && !a->quiet)
-			printf("%s: a Slurm array of %zu tasks running the lines of %s; sbatch %s, "
-			       "then gmsim sweep --merge %s\n", a->slurm, s->npoints, jp, a->slurm,
-			       a->out);
-		free(jp);
-		sweep_free(s);
-		return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);
-	}
-	if (a->emit != NULL) {
-		rc = emit_jobs(s, self, a->out, ro.timeout_s, a->emit, &err);
-		if (rc == 0 && !a->quiet)
-			printf("%s: %zu jobs; run them (e.g. parallel < %s), then gmsim sweep "
-			       "--merge %s\n", a->emit, s->npoints, a->emit, a->out);
+		/* --missing: the points without a result (failed ones too with --retry-failed) */
+		for (i = 0; i < s->npoints; i++) {
+			int st = a->missing ? runner_point_state(a->out, s->points[i].job.id) : 0;
+
+			if (st == 0 || (st == 2 && a->retry))
+				pk.idx[pk.n++] = i;
+			else
+				have++;
+		}
+		if (pk.n == 0) {
+			if (!a->quiet)
+				printf("%s: every one of the %zu points has a result in %s/points; "
+				       "nothing to emit (gmsim sweep --merge %s)\n", a->file,
+				       s->npoints, a->out, a->out);
+			rc = 0;
+		} else if (a->slurm != NULL) {
+			char *jp = a->emit != NULL ? xstrdup(a->emit) : slurm_jobs_path(a->slurm);
+
+			rc = emit_slurm(s, &pk, a->missing, self, a->out, ro.timeout_s, jp, a->slurm,
+					&err);
+			if (rc == 0 && !a->quiet)
+				printf("%s: a Slurm array of %zu tasks running the lines of %s%s; "
+				       "sbatch %s, then gmsim sweep --merge %s\n", a->slurm, pk.n, jp,
+				       a->missing ? " (the points without a result)" : "", a->slurm,
+				       a->out);
+			free(jp);
+		} else {
+			rc = emit_jobs(s, &pk, self, a->out, ro.timeout_s, a->emit, &err);
+			if (rc == 0 && !a->quiet)
+				printf("%s: %zu jobs%s; run them (e.g. parallel < %s), then gmsim "
+				       "sweep --merge %s\n", a->emit, pk.n, a->missing ?
+				       " (the points without a result)" : "", a->emit, a->out);
+		}
+		if (rc == 0 && a->missing && !a->quiet && pk.n > 0)
+			printf("%zu of %zu points already have a result\n", have, s->npoints);
+		free(pk.idx);
 		sweep_free(s);
 		return rc == 0 ? SIM_EXIT_OK : cli_user_error(&err);
 	}
@@ -346,6 +381,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "emit-slurm", required_argument, NULL, OPT_SLURM },
 		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "run-point", no_argument, NULL, OPT_RUN_POINT },
+		{ "missing", no_argument, NULL, OPT_MISSING },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -369,6 +405,7 @@ int cmd_sweep(int argc, char **argv)
 		case OPT_SLURM: a.slurm = optarg; continue;
 		case OPT_MERGE: a.merge = optarg; continue;
 		case OPT_RUN_POINT: a.run_point = true; continue;
+		case OPT_MISSING: a.missing = true; continue;
 		case 'q': a.quiet = true; continue;
 		case 'j':
 			errno = 0;
@@ -416,6 +453,9 @@ int cmd_sweep(int argc, char **argv)
 				     a.slurm != NULL ? "slurm" : "jobs");
 	else if (a.run_point && (a.emit != NULL || a.slurm != NULL))
 		rc = cli_usage_error("sweep", "--run-point runs a point: no --emit-jobs or --emit-slurm");
+	else if (a.missing && a.emit == NULL && a.slurm == NULL)
+		rc = cli_usage_error("sweep", "--missing goes with --emit-slurm or --emit-jobs (the "
+				     "built-in runner skips finished points by itself)");
 	if (rc >= 0) {
 		cli_wl_opts_free(&a.wl);
 		return rc;

@@ -10,9 +10,11 @@
 #     results equal an uninterrupted -j 1 run (the point files minus host fields, results.csv);
 #   - --emit-jobs run by sh, and by GNU Parallel when installed, then --merge: the same CSV;
 #   - --emit-slurm: the sbatch script's array covers every point, and its body run for each
-#     SLURM_ARRAY_TASK_ID by a shell loop (no Slurm needed), then --merge: the same CSV.
+#     SLURM_ARRAY_TASK_ID by a shell loop (no Slurm needed), then --merge: the same CSV; two
+#     point files lost, --emit-slurm --missing covers exactly those (tests/sys/slurm.sh does
+#     all this on a real Slurm).
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 27
+plan 32
 D=tests/data/sweep
 T=$tap_tmp
 
@@ -119,6 +121,25 @@ done
 run_gmsim sweep --merge "$T/sl"
 expect_eq "every array task run by a shell loop, --merge: the runner's results.csv" \
 	"$(cat "$T/s2/results.csv")" "$(cat "$T/sl/results.csv")"
+# --missing: lose two point files, emit an array of just those, run it, merge.
+lost=$(ls "$T/sl/points" | sed -n '3p;7p' | sed 's/\.json$//')
+for id in $lost; do rm "$T/sl/points/$id.json"; done
+run_gmsim sweep $D/small.sweep --out "$T/sl" --emit-slurm "$T/miss.sh" --missing
+expect_eq "--emit-slurm --missing: an array of 2 tasks, 2 job lines" "0 #SBATCH --array=0-1 2" \
+	"$rc $(grep '^#SBATCH --array' "$T/miss.sh") $(wc -l <"$T/miss.jobs")"
+for k in 0 1; do SLURM_ARRAY_TASK_ID=$k sh "$T/miss.sh" >/dev/null 2>&1; done
+back=""
+for id in $lost; do [ -s "$T/sl/points/$id.json" ] && back="$back $id"; done
+expect_eq "... its tasks write exactly the two lost points" "$(echo $lost) 10" \
+	"$(echo $back) $(ls "$T/sl/points" | wc -l)"
+run_gmsim sweep --merge "$T/sl"
+expect_eq "... run and merged: the runner's results.csv again" \
+	"$(cat "$T/s2/results.csv")" "$(cat "$T/sl/results.csv")"
+run_gmsim sweep $D/small.sweep --out "$T/sl" --emit-jobs "$T/none.jobs" --missing
+expect_eq "--missing on a complete set: exit 0, nothing written" "0 no" \
+	"$rc $([ -e "$T/none.jobs" ] && echo yes || echo no)"
+run_gmsim sweep $D/small.sweep --out "$T/sl" --missing
+expect_eq "--missing without an emitter: usage error" 2 "$rc"
 if command -v parallel >/dev/null 2>&1; then
 	run_gmsim sweep $D/small.sweep --out "$T/e2" --emit-jobs "$T/jobs2"
 	parallel -j 2 <"$T/jobs2" >/dev/null 2>&1
