@@ -7,8 +7,9 @@
 #                     then the unit and system tests again under AddressSanitizer + UBSan,
 #                     `make distcheck`, and a fuzz smoke (each libFuzzer harness of tests/fuzz/
 #                     for FUZZ_SECONDS, default 5, over its seed corpus: one test each); ends
-#                     with one line "N passed, N failed" (", N skipped" when clang with
-#                     libFuzzer is missing and the smoke could not run)
+#                     with one line "N passed, N failed" (", N skipped" when some could not
+#                     run: the fuzz smoke without clang and libFuzzer, the Slurm test without a
+#                     Slurm that comes up)
 #
 # Builds go to build/ (release, -Werror), build-asan/ (sanitizers) and build-fuzz/ (clang). Nothing is written into
 # the source tree except what autogen.sh generates (configure, Makefile.in, build-aux/), which
@@ -24,6 +25,9 @@ PKGS="gcc make autoconf automake libtool pkg-config libconfig-dev libgsl-dev lib
 # version on Debian 12 (libclang-rt-14-dev) and not on later releases (libclang-rt-dev). The
 # first one apt knows is installed; without any, the smoke is skipped, not failed.
 FUZZ_PKGS="clang"
+# For the real-Slurm sweep test (tests/sys/slurm.sh; without them it reports its points as
+# skipped): a one-node Slurm and munge, started by the test itself under its temporary folder.
+SLURM_PKGS="slurmctld slurmd slurm-client munge"
 FUZZ_RT_PKGS="libclang-rt-14-dev libclang-rt-dev"
 
 is_installed() {
@@ -47,7 +51,14 @@ install_deps() {
 	for p in $FUZZ_RT_PKGS; do
 		is_installed "$p" && { rt=$p; break; }
 	done
-	[ -z "$missing" ] && [ -z "$fuzz_missing" ] && [ -n "$rt" ] && return 0
+	slurm_missing=""
+	if [ "${1:-}" = test ]; then
+		for p in $SLURM_PKGS; do
+			is_installed "$p" || slurm_missing="$slurm_missing $p"
+		done
+	fi
+	[ -z "$missing" ] && [ -z "$fuzz_missing" ] && [ -z "$slurm_missing" ] && [ -n "$rt" ] &&
+		return 0
 	sudo=""
 	[ "$(id -u)" -ne 0 ] && sudo=sudo
 	$sudo apt-get update -qq
@@ -59,6 +70,11 @@ install_deps() {
 	if [ -n "$missing" ]; then
 		echo "build.sh: installing$missing"
 		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+	fi
+	if [ -n "${slurm_missing:-}" ]; then
+		echo "build.sh: installing$slurm_missing (for the Slurm test)"
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+			$slurm_missing || echo "build.sh: could not install$slurm_missing: the Slurm test will be skipped" >&2
 	fi
 	if [ -n "$fuzz_missing" ]; then
 		echo "build.sh: installing$fuzz_missing (for the fuzz smoke)"
@@ -101,6 +117,8 @@ count() {
 	f=$(sed -n 's/^# FAIL: *//p' "$log" | head -n 1)
 	e=$(sed -n 's/^# ERROR: *//p' "$log" | head -n 1)
 	x=$(sed -n 's/^# XPASS: *//p' "$log" | head -n 1)
+	s=$(sed -n 's/^# SKIP: *//p' "$log" | head -n 1)
+	skipped=$((skipped + ${s:-0}))
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-0} + ${e:-0} + ${x:-0}))
 }
@@ -116,7 +134,7 @@ check() {
 		# A build failure leaves no test-suite.log: count it as a failure.
 		[ -f "$dir/test-suite.log" ] || { tail -n 30 "$dir/check.out"; failed=$((failed + 1)); }
 	fi
-	grep -E '^# (TOTAL|PASS|FAIL|ERROR)' "$dir/check.out" | sed "s|^|$dir: |" || true
+	grep -E '^# (TOTAL|PASS|FAIL|ERROR|SKIP)' "$dir/check.out" | sed "s|^|$dir: |" || true
 	count "$dir/test-suite.log"
 }
 
@@ -130,10 +148,11 @@ run)
 	exec build/sim/gmsim run --predict
 	;;
 test)
-	install_deps
+	install_deps test
 	build
 	passed=0
 	failed=0
+	skipped=0
 	status=0
 	check build
 	configure_in build-asan --enable-werror --enable-sanitizers --enable-debug
@@ -151,13 +170,12 @@ test)
 		echo "distcheck: FAILED"
 	fi
 	# Fuzz smoke: each harness for a few seconds over its corpus, one test each.
-	skipped=0
 	frc=0
 	FUZZ_SECONDS=${FUZZ_SECONDS:-5} FUZZ_JOBS=$jobs FUZZ_MAKE_JOBS=$jobs \
 		sh tests/fuzz/fuzz.sh "$top" "$top/build-fuzz" >build/fuzz-smoke.out 2>&1 || frc=$?
 	cat build/fuzz-smoke.out
 	if [ "$frc" -eq 77 ]; then
-		skipped=$(echo tests/fuzz/fuzz_*.c | wc -w)
+		skipped=$((skipped + $(echo tests/fuzz/fuzz_*.c | wc -w)))
 		echo "fuzz: skipped (no clang with libFuzzer: install clang and libclang-rt-14-dev)"
 	else
 		p=$(grep -c '^fuzz_[a-z_]*: .* ok$' build/fuzz-smoke.out || true)
