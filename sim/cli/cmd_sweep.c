@@ -282,7 +282,7 @@ static int run_sweep(const struct sweep_args *a, const char *self)
 			else
 				have++;
 		}
-		if (pk.n == 0) {
+		if (pk.n == 0 && a->missing && s->npoints > 0) {
 			if (!a->quiet)
 				printf("%s: every one of the %zu points has a result in %s/points; "
 				       "nothing to emit (gmsim sweep --merge %s)\n", a->file,
