@@ -289,29 +289,14 @@ struct json *json_parse(const char *text, char *why, size_t whysize)
 
 struct json *json_parse_file(const char *path, char *why, size_t whysize)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
+	size_t n;
+	char *buf = text_read_file(path, &n);
 	struct json *j;
 
-	if (f == NULL) {
+	if (buf == NULL) {
 		snprintf(why, whysize, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
-	for (;;) {
-		size_t got;
-
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
 	if (strlen(buf) != n) {
 		free(buf);
 		snprintf(why, whysize, "NUL byte in the file");

@@ -221,7 +221,7 @@ static struct src_file *source_of(struct cfg *c, const char *src)
 	if (c->text != NULL && strcmp(src, c->name) == 0) {
 		f->buf = xstrdup(c->text);
 	} else {
-		f->buf = cfg_slurp(src, NULL);
+		f->buf = text_read_file(src, NULL);
 	}
 	if (f->buf == NULL) {
 		f->failed = true;

@@ -44,9 +44,6 @@ struct cfg {
 	char *text; /* cfg_load_string: the text itself */
 };
 
-/* cfg_load.c: the whole of path, NUL-terminated (its length in *lenp if not NULL); NULL with
- * errno. */
-char *cfg_slurp(const char *path, size_t *lenp);
 /* path as messages show it (malloc'd): c's top file as given; any other without "." components
  * and with "a/.." folded where a is a real folder (c may be NULL). */
 char *cfg_display_path(const struct cfg *c, const char *path);

@@ -189,38 +189,6 @@ static char *find_file(const char *dir, const char *name, char *looked, size_t s
 	return NULL;
 }
 
-/* The whole of path, NUL-terminated, its length in *lenp (if not NULL); NULL with errno. */
-char *cfg_slurp(const char *path, size_t *lenp)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (f == NULL)
-		return NULL;
-	do {
-		if (cap - len < 4096) {
-			cap = cap * 2 + 8192;
-			buf = xrealloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	if (ferror(f)) { /* a directory, an I/O error */
-		int saved = errno;
-
-		fclose(f);
-		free(buf);
-		errno = saved;
-		return NULL;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	if (lenp != NULL)
-		*lenp = len;
-	return buf;
-}
-
 /* An error if text (len bytes, file shown) is not text: libconfig would stop at a NUL. */
 static int check_text(const char *shown, const char *text, size_t len, struct sim_err *err)
 {
@@ -332,7 +300,7 @@ static int include(struct expand *x, uint32_t src, uint32_t line, const char *na
 				 "more than %d deep", name, CFG_INCLUDE_DEPTH_MAX);
 		goto out;
 	}
-	text = cfg_slurp(path, &len);
+	text = text_read_file(path, &len);
 	if (text == NULL) {
 		rc = sim_err_set(x->err, shown, (int)line, "cannot open include file \"%s\": %s",
 				 name, strerror(errno));
@@ -684,7 +652,7 @@ int cfg_load_file(struct cfg **out, const char *path, struct sim_err *err)
 	*out = NULL;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return sim_err_set(err, path, 0, "cannot open: Is a directory");
-	text = cfg_slurp(path, &len);
+	text = text_read_file(path, &len);
 	if (text == NULL)
 		return sim_err_set(err, path, 0, "cannot open: %s", strerror(errno));
 	if (check_text(path, text, len, err) != 0) {

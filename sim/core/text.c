@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,4 +116,35 @@ int text_hex_digit(char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+char *text_read_file(const char *path, size_t *lenp)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (f == NULL)
+		return NULL;
+	do {
+		if (cap - len < 4096) {
+			cap = cap * 2 + 8192;
+			buf = xrealloc(buf, cap);
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	if (ferror(f)) { /* a directory, an I/O error */
+		int saved = errno;
+
+		fclose(f);
+		free(buf);
+		errno = saved;
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
 }

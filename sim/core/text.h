@@ -36,4 +36,8 @@ void text_line_col(const char *buf, size_t off, unsigned *line, unsigned *col);
 /* The value of hexadecimal digit c (either case), or -1. */
 int text_hex_digit(char c);
 
+/* The whole of file path, NUL-terminated (it may hold NULs too: its length is in *lenp, if not
+ * NULL); malloc'd. NULL with errno set when it cannot be opened or read (a directory). */
+char *text_read_file(const char *path, size_t *lenp);
+
 #endif /* SIM_TEXT_H */
