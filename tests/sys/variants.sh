@@ -12,7 +12,7 @@
 #     keys the example changes; a variant equal to its base has the base's hash.
 #   - `config show --origin` names the file:line, the -o or the default of each value.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 28
+plan 29
 
 src=$(cd "$GMSIM_SRCDIR" && pwd -P)
 W="$tap_tmp/work"
@@ -150,6 +150,11 @@ expect_eq "--origin: a key nobody sets is the default" "mc.row_hit_cap = 16  # d
 expect_eq "--origin lists every key of config show" \
 	"$(cd "$GMSIM_SRCDIR" && "$GMSIM" config show -c configs/test/small-gpu.cfg | grep -c ' = ')" \
 	"$(printf '%s\n' "$out" | wc -l)"
+
+# A broken config in a diff is the config's error, with its file and line.
+run_gmsim config diff configs/v100.cfg tests/bad/config/layer_unknown_key.cfg
+expect_eq "diff with a broken B: exit 1, B's file:line" \
+	"1 $(cat "$GMSIM_SRCDIR/tests/bad/config/layer_unknown_key.expected")" "$rc $err"
 
 # Usage errors.
 run_gmsim config diff configs/v100.cfg
