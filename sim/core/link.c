@@ -17,7 +17,8 @@
  * Items are opaque non-NULL pointers: link_peek's NULL means "nothing visible", so pushing NULL is
  * a bug (SIM_ASSERT). Not modelled: bandwidth in bytes (one item per push, any number of pushes
  * per cycle up to capacity; units that model a bus width limit their own pushes), credit-return
- * latency (a slot frees the moment the consumer pops), and reordering.
+ * latency (a slot frees the moment the consumer pops), and reordering inside the link (a consumer
+ * may take a visible item from behind the head, link_pop_at: that is the consumer's choice).
  */
 #include "config.h"
 
@@ -148,6 +149,43 @@ void *link_peek(const struct link *l)
 		return NULL;
 	s = &l->ring[l->head];
 	return clock_cycle(l->clk) >= s->ready ? s->item : NULL;
+}
+
+static inline uint32_t ring_index(const struct link *l, uint32_t k)
+{
+	uint32_t i = l->head + k;
+
+	return i >= l->capacity ? i - l->capacity : i;
+}
+
+void *link_peek_at(const struct link *l, uint32_t k)
+{
+	const struct link_slot *s;
+
+	if (k >= l->count)
+		return NULL;
+	s = &l->ring[ring_index(l, k)];
+	return clock_cycle(l->clk) >= s->ready ? s->item : NULL;
+}
+
+cycle_t link_ready_at(const struct link *l, uint32_t k)
+{
+	SIM_ASSERT(k < l->count);
+	return l->ring[ring_index(l, k)].ready;
+}
+
+void *link_pop_at(struct link *l, uint32_t k)
+{
+	void *item = link_peek_at(l, k);
+	uint32_t j;
+
+	SIM_ASSERT(item != NULL);
+	/* Close the gap from the head's side: the items before k move one place back, keeping
+	 * their order (and the ring's non-decreasing ready cycles), then the head pops. */
+	for (j = k; j > 0; j--)
+		l->ring[ring_index(l, j)] = l->ring[ring_index(l, j - 1)];
+	l->ring[l->head].item = item;
+	return link_pop(l);
 }
 
 void *link_pop(struct link *l)

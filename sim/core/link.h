@@ -11,6 +11,8 @@
  *     set with link_set_producer) so a sleeping producer retries.
  *   - A push wakes the consumer's clock_unit (if any) at the cycle the item becomes visible.
  *   - Ownership: the link owns an item from push to pop; then the popper owns it.
+ *   - link_pop_at lets a consumer take a visible item from behind the head (the others keep
+ *     their order): the link stays a FIFO for every consumer that pops only heads.
  * Statistics: pushes, pops, stalls (refused try_push calls), occupancy (current and high-water).
  */
 #ifndef SIM_LINK_H
@@ -62,6 +64,15 @@ void link_push(struct link *l, void *item);
 void *link_peek(const struct link *l);
 /* Removes and returns the visible head item; SIM_ASSERT that there is one. */
 void *link_pop(struct link *l);
+/* The item k places behind the head (k = 0: the head) if it is visible, else NULL (also when
+ * k >= occupancy). For consumers that may take any visible item (a crossbar's virtual output
+ * queues). */
+void *link_peek_at(const struct link *l, uint32_t k);
+/* The ready cycle of the item k places behind the head; k < occupancy (SIM_ASSERT). */
+cycle_t link_ready_at(const struct link *l, uint32_t k);
+/* Removes and returns the visible item k places behind the head; the others keep their order.
+ * SIM_ASSERT that it is visible. O(k). */
+void *link_pop_at(struct link *l, uint32_t k);
 /* Items visible at the consumer's current cycle (the head's, and those behind it that are due:
  * ready cycles never decrease from head to tail). O(items visible). */
 uint32_t link_visible(const struct link *l);

@@ -204,6 +204,61 @@ static void test_ring_wrap(void **state)
 	eventq_destroy(q);
 }
 
+/* Taking an item from behind the head (link_pop_at): capacity 4, latency 2, the ring wrapped.
+ * Items 0, 1 pushed at cycle 2 (ready 4), 2 at cycle 3 (ready 5). At cycle 4: 0 and 1 visible,
+ * 2 not (peek_at 2 is NULL, so is k past the count). pop_at(1) takes 1; 0 stays the head, then
+ * 2 behind it. A full link has room again after a pop_at as after a pop. */
+static void test_pop_at(void **state)
+{
+	struct eventq *q = eventq_create();
+	struct clock *c = clock_create(q, "c", 10);
+	struct link *l = link_create("l", 4, 2, c, NULL);
+	int k;
+
+	(void)state;
+	/* wrap the ring: head at index 3 */
+	for (k = 0; k < 3; k++)
+		link_push(l, ITEM(100 + k));
+	advance_to(q, 20);
+	for (k = 0; k < 3; k++)
+		assert_int_equal(ITEM_NO(link_pop(l)), 100 + k);
+	link_push(l, ITEM(0));
+	link_push(l, ITEM(1));
+	advance_to(q, 30);
+	link_push(l, ITEM(2));
+	assert_int_equal(link_ready_at(l, 0), 4);
+	assert_int_equal(link_ready_at(l, 2), 5);
+	advance_to(q, 40);
+	assert_int_equal(ITEM_NO(link_peek_at(l, 0)), 0);
+	assert_int_equal(ITEM_NO(link_peek_at(l, 1)), 1);
+	assert_null(link_peek_at(l, 2));
+	assert_null(link_peek_at(l, 3));
+	expect_assert_failure(link_pop_at(l, 2));
+	assert_int_equal(ITEM_NO(link_pop_at(l, 1)), 1);
+	link_check(l);
+	assert_int_equal(link_occupancy(l), 2);
+	assert_int_equal(ITEM_NO(link_peek(l)), 0);
+	assert_int_equal(link_ready_at(l, 1), 5);
+	advance_to(q, 60);
+	assert_int_equal(ITEM_NO(link_pop_at(l, 1)), 2);
+	assert_int_equal(ITEM_NO(link_pop(l)), 0);
+	assert_int_equal(link_occupancy(l), 0);
+	assert_int_equal(link_stats(l)->pops, 6);
+	/* the last of a full link popped from behind the head: room again */
+	for (k = 0; k < 4; k++)
+		link_push(l, ITEM(10 + k));
+	assert_false(link_try_push(l, ITEM(99)));
+	advance_to(q, 90);
+	assert_int_equal(ITEM_NO(link_pop_at(l, 3)), 13);
+	assert_true(link_can_push(l));
+	for (k = 0; k < 3; k++)
+		assert_int_equal(ITEM_NO(link_pop(l)), 10 + k);
+	link_check(l);
+	link_destroy(l);
+	clock_destroy(c);
+	eventq_destroy(q);
+}
+
 static void test_dump(void **state)
 {
 	struct eventq *q = eventq_create();
@@ -495,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_order),
 		cmocka_unit_test(test_backpressure),
 		cmocka_unit_test(test_ring_wrap),
+		cmocka_unit_test(test_pop_at),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_contract),
 		cmocka_unit_test(test_consumer_woken_at_ready),

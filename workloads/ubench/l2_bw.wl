@@ -7,8 +7,10 @@
 # in the L2 and every block re-reads it from there; above it most reads go to DRAM.
 #
 # Mirrors l2_read_bw@total_working_set_kB=K of measured.csv (r = K / 512). Scaling: the source
-# launches 200000 blocks (100 GB of reads); gmsim validate runs one wave of resident blocks
-# (2 x SMs on the parts here), each the source's 512 KiB, timed from the first warp instruction,
+# launches 200000 blocks (100 GB of reads); gmsim validate runs 4 waves of resident blocks
+# (4 x 2 x SMs on the parts here: in one wave blocks b and b + SMs would share an SM all along,
+# and read the same chunks whenever r divides the SM count), each the source's 512 KiB, timed
+# from the first warp instruction,
 # after a warm-up kernel of r blocks (every chunk read once) when the set fits 1.25 x L2.
 # The loads name no register: the source unrolls and sums, no load waits for another.
 kernel = "l2_bw";
