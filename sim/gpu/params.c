@@ -20,6 +20,13 @@ static const struct cfg_field gpu_fields[] = {
 		      "streaming multiprocessors, each with its L1 and a crossbar port"),
 	CFG_U32_FIELD(struct gpu_desc_params, l2_slices_per_channel, 1, 16, "2",
 		      "L2 slices per DRAM channel (slices = dram.channels x this)"),
+	CFG_U32_FIELD(struct gpu_desc_params, l2_partitions, 1, 2, "1",
+		      "L2 partitions: 1, or 2 as on the A100 and later data-centre parts (each "
+		      "partition holds the slices of half the channels and caches data for the "
+		      "SMs of its half, SM i in partition i x 2 / sms, including lines whose home "
+		      "is the far partition: a load goes to the near twin of its home slice, and "
+		      "a miss there for a far-homed line is read from its home slice across the "
+		      "partition link, l2.far_latency_cycles each way); stores go to the home slice"),
 };
 
 /* Defaults of a V100-class part: 128 KB L1 per SM; 6 MB of L2 in 64 slices of 96 KB. */
@@ -155,6 +162,14 @@ int gpu_mem_check(const struct gpu_params *p, struct sim_err *err)
 
 	if (l1_params_check(&p->l1, "l1", err) != 0 || l2_params_check(&p->l2, "l2", err) != 0)
 		return -1;
+	if (p->dram.channels % p->gpu.l2_partitions != 0)
+		return sim_err_set(err, NULL, 0, "gpu.l2_partitions: %u partitions hold half the "
+				   "channels each, so dram.channels must be a multiple of %u, got %u",
+				   p->gpu.l2_partitions, p->gpu.l2_partitions, p->dram.channels);
+	if (p->gpu.sms < p->gpu.l2_partitions)
+		return sim_err_set(err, NULL, 0, "gpu.l2_partitions: %u partitions need at least %u "
+				   "SMs (gpu.sms), got %u", p->gpu.l2_partitions,
+				   p->gpu.l2_partitions, p->gpu.sms);
 	return slice_hash_init(&h, &p->l2_hash, p->dram.channels * p->gpu.l2_slices_per_channel,
 			       "l2.hash", err);
 }

@@ -26,6 +26,7 @@ struct gpu_desc_params {
 	char name[CFG_STR_MAX];
 	uint32_t sms;
 	uint32_t l2_slices_per_channel;
+	uint32_t l2_partitions;  /* 1, or 2: each half of the SMs has a near half of the slices */
 };
 
 /* sim: how the simulation runs: the seed, the watchdog (sim/gpu/run.c) and a fault

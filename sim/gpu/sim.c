@@ -26,7 +26,13 @@
  * sim.fault_lose_dram_read drops one DRAM read's completion at its controller (struct mc_shared),
  * on purpose: the one way to wedge a correct model, for the watchdog's tests (sim/gpu/run.c).
  *
- * Not modelled yet: far/near L2 partitions. The SMs (sim/front/sm.c, put on the machine by the
+ * gpu.l2_partitions = 2: slices 0 .. n/2 - 1 (the first half of the channels) are partition 0,
+ * the rest partition 1; SM i is in partition i x 2 / SMs and sends its loads to the near twin of
+ * each line's home slice (l1_set_near_partition); twins i and i + n/2 are linked both ways
+ * (l2_set_far, links l2sI.far_in and l2sI.far_fill: L2 clock, l2_reads_max, latency
+ * l2.far_latency_cycles).
+ *
+ * The SMs (sim/front/sm.c, put on the machine by the
  * run driver sim/gpu/run.c for gmsim run) or a driver such as probe.c push line requests.
  */
 #include "config.h"
@@ -71,6 +77,7 @@ struct sim {
 	struct l1 **l1;
 	struct fixedmem **fm;   /* fixed model: one per SM; NULL for the hierarchy */
 	struct link **sm_in, **sm_resp, **l1_fill, **l2_in, **l2_fill, **mc_in;
+	struct link **l2_far_in, **l2_far_fill; /* gpu.l2_partitions = 2: per slice */
 	struct level_totals t1, t2;
 	struct mem_totals tm;
 	struct mc_shared mcsh;      /* dram.read_latency_ns, sim.fault_lose_dram_read */
@@ -140,6 +147,35 @@ static void create_mcs(struct sim *s)
 	}
 }
 
+/* Two L2 partitions: slice i of the first half and slice i + n / 2 are twins, each the home of
+ * the other's far lines; their four links (l2_set_far). */
+static void create_partitions(struct sim *s)
+{
+	const struct gpu_params *p = &s->p;
+	uint32_t i, half = s->nslices / 2;
+	char name[64];
+
+	SIM_ASSERT(p->gpu.l2_partitions == 2 && s->nslices % 2 == 0);
+	s->l2_far_in = xcalloc(s->nslices, sizeof *s->l2_far_in);
+	s->l2_far_fill = xcalloc(s->nslices, sizeof *s->l2_far_fill);
+	for (i = 0; i < s->nslices; i++) {
+		struct clock *clk = s->clk[GPU_CLK_L2];
+
+		snprintf(name, sizeof name, "l2s%u.far_in", i);
+		s->l2_far_in[i] = link_create(name, l2_reads_max(&p->l2),
+					      p->l2.far_latency_cycles, clk, NULL);
+		snprintf(name, sizeof name, "l2s%u.far_fill", i);
+		s->l2_far_fill[i] = link_create(name, l2_reads_max(&p->l2),
+						p->l2.far_latency_cycles, clk, NULL);
+	}
+	for (i = 0; i < s->nslices; i++) {
+		uint32_t t = i < half ? i + half : i - half;
+
+		l2_set_far(s->l2[i], s->l2_far_in[i], s->l2_far_fill[i], s->l2_far_in[t],
+			   s->l2_far_fill[t], &s->hash, i < half ? 0 : half, half);
+	}
+}
+
 /* The L2 slices, each with its fill link and its ports at the controllers. */
 static void create_slices(struct sim *s)
 {
@@ -177,6 +213,8 @@ static void create_slices(struct sim *s)
 			l2_set_local_index(s->l2[i], &s->hash);
 	}
 	free(ports);
+	if (p->gpu.l2_partitions > 1)
+		create_partitions(s);
 }
 
 struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
@@ -242,6 +280,12 @@ struct sim *sim_create(const struct gpu_params *p, struct sim_err *err)
 		s->l1[i] = l1_create(&p->l1, i, core, s->sm_in[i], s->sm_resp[i],
 				     xbar_req_in(s->xbar, i), s->l1_fill[i], s->pool, &s->hash,
 				     p->sim.seed + 1000003u * (i + 1), s->st, name);
+		if (p->gpu.l2_partitions > 1) {
+			uint32_t part = (uint32_t)((uint64_t)i * p->gpu.l2_partitions / s->nsm);
+			uint32_t n = s->nslices / p->gpu.l2_partitions;
+
+			l1_set_near_partition(s->l1[i], part * n, n);
+		}
 	}
 	return s;
 fail:
@@ -269,6 +313,10 @@ void sim_destroy(struct sim *s)
 		l2_destroy(s->l2[i]);
 		link_destroy(s->l2_in[i]);
 		link_destroy(s->l2_fill[i]);
+		if (s->l2_far_in != NULL) {
+			link_destroy(s->l2_far_in[i]);
+			link_destroy(s->l2_far_fill[i]);
+		}
 	}
 	xbar_destroy(s->xbar);
 	for (i = 0; s->mcs != NULL && i < s->spec.channels; i++) {
@@ -288,6 +336,8 @@ void sim_destroy(struct sim *s)
 	free(s->l2);
 	free(s->l2_in);
 	free(s->l2_fill);
+	free(s->l2_far_in);
+	free(s->l2_far_fill);
 	free(s->mc_in);
 	free(s->mcs);
 	free(s);

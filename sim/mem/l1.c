@@ -238,6 +238,8 @@ struct l1 {
 	struct link *in, *resp, *miss_out, *fill_in;
 	struct req_pool *pool;
 	const struct slice_hash *slices;
+	uint32_t part_base, part_slices; /* l1_set_near_partition: loads go to slice
+					  * part_base + home mod part_slices; 0 slices: home */
 	struct cache *c;
 	struct mshr *m;
 	const struct cache_geom *g;
@@ -321,6 +323,8 @@ static struct mem_req *new_down(struct l1 *l1, const struct mem_req *orig, enum 
 	d->warp = orig->warp;
 	d->inst = orig->inst;
 	d->slice = slice_hash_slice(l1->slices, line);
+	if (type == MEM_REQ_LOAD && l1->part_slices != 0)
+		d->slice = l1->part_base + d->slice % l1->part_slices; /* the near twin */
 	d->origin = l1;
 	if (type == MEM_REQ_STORE) {
 		d->byte_mask[0] = orig->byte_mask[0];
@@ -827,6 +831,13 @@ struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, 
 	if (st != NULL)
 		register_stats(l1, st, l1->prefix);
 	return l1;
+}
+
+void l1_set_near_partition(struct l1 *l1, uint32_t base, uint32_t n)
+{
+	SIM_ASSERT(n >= 1 && l1_is_idle(l1));
+	l1->part_base = base;
+	l1->part_slices = n;
 }
 
 void l1_destroy(struct l1 *l1)

@@ -145,6 +145,10 @@ struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, 
 		     struct link *resp, struct link *miss_out, struct link *fill_in,
 		     struct req_pool *pool, const struct slice_hash *slices, uint64_t seed,
 		     struct stats *st, const char *prefix);
+/* With partitioned L2 slices (gpu.l2_partitions): loads go to the twin of their home slice in
+ * the partition of slices base .. base + n - 1 (slice base + home mod n), which caches far-homed
+ * lines for this SM; stores still go to the home slice. */
+void l1_set_near_partition(struct l1 *l1, uint32_t base, uint32_t n);
 /* Frees the L1, its cache and MSHR. Requests still inside are the caller's (the pool frees
  * them; check l1_is_idle first). NULL is a no-op. */
 void l1_destroy(struct l1 *l1);

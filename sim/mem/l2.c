@@ -74,6 +74,22 @@
  * slice wait are added at the next drain. Only a refusal for the controller's accept budget
  * (mc.accept_per_cycle) keeps the slice awake, to send again next cycle.
  *
+ * Two partitions (l2_set_far, gpu.l2_partitions = 2). The SMs of a partition send their loads
+ * to the slices of that partition (the near twin of each line's home slice), so a slice caches
+ * lines homed at its twin too. A read of a sector homed in the other partition (is_far) is not
+ * sent to a controller: send_far pushes it, as a one-sector LOAD embedded in its record
+ * (sm = L2_FAR_SM, origin = the record), on the twin's far_in; the twin takes it through the
+ * same lookups as the crossbar's requests (the two inputs take turns at going first), so it
+ * hits, merges or misses to its own DRAM and allocates the line like any load, and replies from
+ * its queue fq onto this slice's far_fill_in (a fill's waiters are split: the SMs' to rq, the
+ * twin's to fq). This slice's fill port takes those replies after the controllers' fills and
+ * fills the sector as a DRAM read's. Unloaded, a far hit costs the near miss, the link
+ * (far_latency_cycles) both ways and a second hit pipeline; a far miss the home's DRAM path
+ * plus the same. Stores go to the home slice (the L1 routes only loads to the near twin), so a
+ * far-homed line is never dirty here and its eviction writes nothing back. Not modelled: the
+ * coherence of a near copy after a store at the home (no data values are simulated, and the
+ * copy stays valid), and the partition link's bandwidth (only its latency).
+ *
  * Where an access goes is the controllers' business: the slice asks the address map for the
  * channel of an address (addrmap_channel), or, in a memory partition (l2_set_partition), sends
  * every access to its partition's controller as a slice-local address (slice_hash_local), which
@@ -115,10 +131,10 @@
  * Not modelled: atomics (SIM_ASSERT: an ATOMIC or WRITEBACK request is not accepted), data
  * values, separate tag and data banks (the pipeline is one latency with lookups_per_cycle
  * lookups), the DRAM stages of the request (MC_QUEUE, DRAM_ISSUE, DRAM_DONE are not stamped: the
- * MC sees 32 B accesses, not requests; L2_MISS -> L2_FILL covers them), far/near partitions
- * (an extra latency for the far half of the L2), flushes at kernel boundaries, and the slice
- * address hash (the integrator routes requests; the cache sees full addresses, so use the xor
- * set index with many slices, or the sets that only other slices' lines map to go unused).
+ * MC sees 32 B accesses, not requests; L2_MISS -> L2_FILL covers them), flushes at kernel
+ * boundaries, and the slice address hash (the integrator routes requests; the cache sees full
+ * addresses, so use the xor set index with many slices, or the sets that only other slices'
+ * lines map to go unused).
  */
 #include "config.h"
 
@@ -165,6 +181,11 @@ const struct cfg_field l2_fields[] = {
 	CFG_U32_FIELD(P, miss_queue, 1, 65536, "32",
 		      "32 B DRAM accesses (reads, write-backs) waiting for the memory controllers, "
 		      "per slice (GPGPU-Sim: 32); at least 2 x sectors per line"),
+	CFG_U32_FIELD(P, far_latency_cycles, 1, 10000, "1",
+		      "with gpu.l2_partitions = 2: L2 cycles a read of a far-homed sector takes "
+		      "across the partition link each way (near slice -> home slice, and its data "
+		      "back); the home slice's own lookup and the near slice's fill and reply add "
+		      "their latencies as for any access"),
 };
 #undef P
 const size_t l2_nfields = sizeof l2_fields / sizeof l2_fields[0];
@@ -213,9 +234,14 @@ struct l2_acc {
 	uint32_t ch;              /* index in mcs[] of the controller it goes to */
 	uint32_t sector;          /* index in the line (reads) */
 	bool is_write, partial;
+	bool remote;              /* a read of a sector homed in the far partition (l2_set_far) */
 	enum l2_acc_state state;
 	struct l2_acc *next;      /* free list */
+	struct mem_req req;       /* remote: the read as the home slice sees it (origin = this) */
 };
+
+/* The sm of a request that is a read from the twin slice (l2_acc.req), not from an SM. */
+#define L2_FAR_SM UINT16_MAX
 
 #define L2_ACC_CHUNK 64 /* records per pool growth: one growth covers 16 line misses */
 
@@ -261,6 +287,16 @@ struct l2 {
 	struct level_replyq *ackq; /* where store acks go: aq, or rq (store_ack_cycles = 0) */
 	uint32_t ack_latency;     /* store_ack_cycles, or hit_latency_cycles */
 	struct level_head head;   /* the head of `in` */
+	/* l2_set_far: two partitions; this slice and its twin cache each other's lines */
+	struct link *far_in;      /* the twin's reads of sectors homed here (consumed) */
+	struct link *far_fill_in; /* this slice's reads of far-homed sectors, back (consumed) */
+	struct link *twin_in;     /* the twin's far_in, where this slice's remote reads go */
+	struct level_replyq fq;   /* replies to the twin's reads, onto the twin's far_fill_in */
+	struct level_head fhead;  /* the head of far_in */
+	const struct slice_hash *home; /* home slice of an address */
+	uint32_t part_base, part_slices; /* this partition's slices */
+	bool far_first;           /* far_in is looked up first this cycle (they alternate) */
+	bool twin_refused;        /* twin_in was full at the last drain (its pop wakes us) */
 	uint64_t fill_gen;        /* fills so far (they change the cache and the MSHR) */
 	uint64_t inside;          /* accepted requests not yet pushed on reply_out */
 	struct l2_stats st;
@@ -348,11 +384,47 @@ void l2_set_partition(struct l2 *l2, struct mc *mc, uint32_t port, const struct 
 	l2->part = h;
 }
 
+void l2_set_far(struct l2 *l2, struct link *far_in, struct link *far_fill_in,
+		struct link *twin_in, struct link *twin_fill_in, const struct slice_hash *home,
+		uint32_t part_base, uint32_t part_slices)
+{
+	SIM_ASSERT(l2_is_idle(l2) && l2->far_in == NULL);
+	SIM_ASSERT(far_in != NULL && far_fill_in != NULL && twin_in != NULL &&
+		   twin_fill_in != NULL && home != NULL && part_slices >= 1);
+	SIM_ASSERT(l2->id >= part_base && l2->id < part_base + part_slices);
+	l2->far_in = far_in;
+	l2->far_fill_in = far_fill_in;
+	l2->twin_in = twin_in;
+	/* replies to the twin's reads: sized as rq */
+	level_replyq_init(&l2->fq, (l2->p.lookups_per_cycle + l2->p.fills_per_cycle) *
+				   (l2->p.hit_latency_cycles + 1), twin_fill_in,
+			  MEM_STAGE_L2_ACCESS, MEM_STAGE_L2_MISS);
+	l2->home = home;
+	l2->part_base = part_base;
+	l2->part_slices = part_slices;
+	link_set_consumer(far_in, l2->unit);
+	link_set_consumer(far_fill_in, l2->unit);
+	link_set_producer(twin_in, l2->unit);
+	link_set_producer(twin_fill_in, l2->unit);
+}
+
 void l2_set_local_index(struct l2 *l2, const struct slice_hash *h)
 {
 	SIM_ASSERT(l2_is_idle(l2));
 	l2->hash = h;
 	cache_set_index_fn(l2->c, local_line, l2);
+}
+
+/* Whether addr is homed in the other partition (l2_set_far): this slice caches it for its SMs
+ * and reads it from the home slice, its twin. */
+static bool is_far(const struct l2 *l2, addr_t addr)
+{
+	uint32_t h;
+
+	if (l2->home == NULL)
+		return false;
+	h = slice_hash_slice(l2->home, addr);
+	return h < l2->part_base || h >= l2->part_base + l2->part_slices;
 }
 
 static uint32_t mq_free(const struct l2 *l2)
@@ -371,6 +443,7 @@ static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool pa
 	a->ch = l2->map != NULL ? addrmap_channel(l2->map, addr) : 0;
 	a->is_write = is_write;
 	a->partial = partial;
+	a->remote = !is_write && is_far(l2, addr);
 	acc_set(l2, a, ACC_QUEUED);
 	l2->mq[ring_at(l2->mq_head, l2->mq_n++, l2->p.miss_queue)] = a;
 	return a;
@@ -421,7 +494,8 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
 						   false);
 
 			a->sector = s;
-			l2->st.dram_reads++;
+			if (!a->remote)
+				l2->st.dram_reads++;
 		}
 	}
 }
@@ -459,6 +533,20 @@ static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 	return LEVEL_STALL_NONE;
 }
 
+/* Partitions: the MSHR entries a miss of a far-homed line (to be read from the twin) may not
+ * take. Without them both twins could fill their MSHRs with reads of each other's lines, each
+ * waiting for the other to take its read, whose miss needs an entry: a protocol deadlock, which
+ * hardware avoids with resources reserved per message class. With the reserve, reads from the
+ * twin and misses of home lines (which need only DRAM) always find an entry in time. */
+static bool far_room(const struct l2 *l2, uint32_t fetch)
+{
+	uint32_t need = l2->p.mshr.granularity == MSHR_GRAN_LINE ? 1
+				: (uint32_t)__builtin_popcount(fetch);
+	uint32_t reserve = l2->p.mshr.entries / 8 > 0 ? l2->p.mshr.entries / 8 : 1;
+
+	return mshr_used(l2->m) + need + reserve <= l2->p.mshr.entries;
+}
+
 /* A load miss: the MSHR, then room in the miss queue for its reads plus, for an absent line, a
  * whole victim's write-backs (its dirty sectors are not known before it is chosen), then the
  * line (see level.c). */
@@ -473,6 +561,10 @@ static enum level_stall try_load_miss(struct l2 *l2, struct mem_req *r, addr_t l
 	why = level_miss_probe(l2->m, r, line, lk, &res, &fetch);
 	if (why != LEVEL_STALL_NONE)
 		return why;
+	if (fetch != 0 && r->sm != L2_FAR_SM && is_far(l2, line) && !far_room(l2, fetch)) {
+		l2->st.far_reserve_stalls++;
+		return LEVEL_STALL_MSHR_FULL;
+	}
 	want = (uint32_t)__builtin_popcount(fetch);
 	if (lk->outcome == CACHE_LINE_MISS)
 		want += l2->g->sectors;
@@ -491,29 +583,37 @@ static enum level_stall try_load_miss(struct l2 *l2, struct mem_req *r, addr_t l
 
 /* Tries to accept r, the visible head of `in`. Returns LEVEL_STALL_NONE when it was accepted
  * (the caller pops it), else the reason; a refusal changes nothing but counters. */
-static enum level_stall try_accept(struct l2 *l2, struct mem_req *r, cycle_t visible,
-				   cycle_t now)
+static enum level_stall try_accept(struct l2 *l2, struct level_head *h, struct mem_req *r,
+				   cycle_t visible, cycle_t now)
 {
 	struct cache_bytes bytes;
 	struct cache_lookup lk;
 	addr_t line = line_addr(l2, r->addr);
+	enum level_stall why;
 
-	level_lookup(l2->c, &l2->head, r, line, &bytes, &lk);
+	level_lookup(l2->c, h, r, line, &bytes, &lk);
 	if (r->type == MEM_REQ_STORE)
 		return try_store(l2, r, line, &lk, &bytes, visible, now);
 	if (lk.outcome != CACHE_HIT)
-		return try_load_miss(l2, r, line, &lk, visible, now);
-	return level_load_hit(&l2->rq, &l2->st.lv, r, clock_tick_of(l2->clk, visible),
-			      now + l2->p.hit_latency_cycles);
+		why = try_load_miss(l2, r, line, &lk, visible, now);
+	else
+		why = level_load_hit(r->sm == L2_FAR_SM ? &l2->fq : &l2->rq, &l2->st.lv, r,
+				     clock_tick_of(l2->clk, visible),
+				     now + l2->p.hit_latency_cycles);
+	if (why == LEVEL_STALL_NONE && r->sm == L2_FAR_SM)
+		l2->st.far_served++;
+	return why;
 }
 
-static void l2_lookups(struct l2 *l2, cycle_t now)
+/* Up to n lookups from link in (the crossbar's, or the twin's reads) whose head is h; returns
+ * how many were accepted (a refusal ends them). */
+static uint32_t lookups_from(struct l2 *l2, struct link *in, struct level_head *h, uint32_t n,
+			     cycle_t now)
 {
-	struct level_head *h = &l2->head;
 	uint32_t i;
 
-	for (i = 0; i < l2->p.lookups_per_cycle; i++) {
-		struct mem_req *r = link_peek(l2->in);
+	for (i = 0; i < n; i++) {
+		struct mem_req *r = link_peek(in);
 		enum level_stall why;
 
 		if (r == NULL)
@@ -526,48 +626,136 @@ static void l2_lookups(struct l2 *l2, cycle_t now)
 			break;
 		}
 		level_head_charge(h, &l2->st.lv, now);
-		why = try_accept(l2, r, link_head_ready(l2->in), now);
+		why = try_accept(l2, h, r, link_head_ready(in), now);
 		if (why != LEVEL_STALL_NONE) {
 			level_head_refused(h, why, now, l2->fill_gen, l2->mq_n);
 			break;
 		}
-		SIM_ASSERT(link_pop(l2->in) == r);
+		SIM_ASSERT(link_pop(in) == r);
 		h->seen = NULL;
 		l2->inside++;
 	}
+	return i;
+}
+
+/* The crossbar's requests and, with partitions, the twin's reads share the lookups; the two
+ * inputs take turns at going first. */
+static void l2_lookups(struct l2 *l2, cycle_t now)
+{
+	uint32_t n = l2->p.lookups_per_cycle;
+
+	if (l2->far_in == NULL) {
+		lookups_from(l2, l2->in, &l2->head, n, now);
+		return;
+	}
+	if (l2->far_first) {
+		n -= lookups_from(l2, l2->far_in, &l2->fhead, n, now);
+		lookups_from(l2, l2->in, &l2->head, n, now);
+	} else {
+		n -= lookups_from(l2, l2->in, &l2->head, n, now);
+		lookups_from(l2, l2->far_in, &l2->fhead, n, now);
+	}
+	l2->far_first = !l2->far_first;
 }
 
 /* ---------------------------------------------------------------------------------------------
  * (0) Fill port, (2) miss-queue drain, (3) replies
  */
 
+/* Fills the sector of read a: the requests waiting for it are replied hit latency later, the
+ * SMs' on reply_out, the twin's (partitions) on the twin's far_fill_in, in chain order each. */
+static void fill_one(struct l2 *l2, struct l2_acc *a, cycle_t now)
+{
+	addr_t line = line_addr(l2, a->addr);
+	struct mem_req *chain, *r, *next, *sm = NULL, *far = NULL, **sm_tail = &sm,
+		       **far_tail = &far;
+
+	SIM_ASSERT(a->owner == l2 && a->state == ACC_AT_MC && !a->is_write);
+	cache_fill(l2->c, line, 1u << a->sector);
+	chain = mshr_fill(l2->m, line, 1u << a->sector);
+	for (r = chain; r != NULL; r = next) {
+		next = r->merged;
+		req_enter(r, MEM_STAGE_L2_FILL, clock_tick_of(l2->clk, now));
+		r->merged = NULL;
+		if (r->sm == L2_FAR_SM) {
+			*far_tail = r;
+			far_tail = &r->merged;
+		} else {
+			*sm_tail = r;
+			sm_tail = &r->merged;
+		}
+	}
+	if (sm != NULL)
+		level_replyq_push(&l2->rq, now + l2->p.hit_latency_cycles, sm);
+	if (far != NULL)
+		level_replyq_push(&l2->fq, now + l2->p.hit_latency_cycles, far);
+	acc_free(l2, a);
+	l2->st.fills++;
+	l2->fill_gen++;
+}
+
+/* Room for a fill's replies: the SMs' queue and, with partitions, the twin's. */
+static bool fill_room(const struct l2 *l2)
+{
+	return level_replyq_has_room(&l2->rq) &&
+	       (l2->far_in == NULL || level_replyq_has_room(&l2->fq));
+}
+
+/* The fill port: reads back from the controllers, then (partitions) from the twin. */
 static void l2_fill_port(struct l2 *l2, cycle_t now)
 {
 	uint32_t n = 0;
 	struct l2_acc *a;
+	struct mem_req *r;
 
-	while (n < l2->p.fills_per_cycle && level_replyq_has_room(&l2->rq) &&
+	while (n < l2->p.fills_per_cycle && fill_room(l2) &&
 	       (a = link_peek(l2->fill_in)) != NULL) {
-		addr_t line = line_addr(l2, a->addr);
-		struct mem_req *chain, *r;
-
 		link_pop(l2->fill_in);
-		SIM_ASSERT(a->owner == l2 && a->state == ACC_AT_MC && !a->is_write);
-		cache_fill(l2->c, line, 1u << a->sector);
-		chain = mshr_fill(l2->m, line, 1u << a->sector);
-		for (r = chain; r != NULL; r = r->merged)
-			req_enter(r, MEM_STAGE_L2_FILL, clock_tick_of(l2->clk, now));
-		if (chain != NULL)
-			level_replyq_push(&l2->rq, now + l2->p.hit_latency_cycles, chain);
-		acc_free(l2, a);
-		l2->st.fills++;
-		l2->fill_gen++;
+		fill_one(l2, a, now);
 		n++;
 	}
 	l2->st.fill_stalls += link_visible(l2->fill_in);
+	if (l2->far_fill_in == NULL)
+		return;
+	while (n < l2->p.fills_per_cycle && fill_room(l2) &&
+	       (r = link_peek(l2->far_fill_in)) != NULL) {
+		link_pop(l2->far_fill_in);
+		a = r->origin;
+		SIM_ASSERT(r == &a->req && a->remote);
+		fill_one(l2, a, now);
+		n++;
+	}
+	l2->st.fill_stalls += link_visible(l2->far_fill_in);
 }
 
-/* Sends the miss queue's accesses, in order, each to its controller. */
+/* Sends remote read a to the home slice (the twin) as a one-sector load; false if the twin's
+ * link is full. */
+static bool send_far(struct l2 *l2, struct l2_acc *a, cycle_t now)
+{
+	struct mem_req *r = &a->req;
+	uint32_t s;
+
+	memset(r, 0, sizeof *r);
+	for (s = 0; s < MEM_STAGE_COUNT; s++)
+		r->stamp[s] = TICK_NEVER;
+	r->stage = MEM_STAGE_CREATED;
+	r->stamp[MEM_STAGE_CREATED] = clock_tick_of(l2->clk, now);
+	r->type = MEM_REQ_LOAD;
+	r->addr = line_addr(l2, a->addr);
+	r->sector_mask = 1u << a->sector;
+	r->bytes = l2->g->sector_bytes;
+	r->sm = L2_FAR_SM;
+	r->slice = l2->id;
+	r->origin = a;
+	if (!link_try_push(l2->twin_in, r))
+		return false;
+	acc_set(l2, a, ACC_AT_MC);
+	l2->st.far_reads++;
+	return true;
+}
+
+/* Sends the miss queue's accesses, in order, each to its controller (or, a far-homed read, to
+ * the twin). */
 static void l2_drain(struct l2 *l2, cycle_t now)
 {
 	uint32_t i, kept = 0, n = l2->mq_n, cap = l2->p.miss_queue;
@@ -579,11 +767,16 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 	l2->last_drain = now;
 	l2->ch_waiting = 0;
 	l2->drain_retry = false;
+	l2->twin_refused = false;
 	for (i = 0; i < n; i++) {
 		struct l2_acc *a = l2->mq[ring_at(l2->mq_head, i, cap)];
 		uint32_t ch = a->ch;
 
-		if (l2->ch_refused[ch] != now) {
+		if (a->remote) {
+			if (!l2->twin_refused && send_far(l2, a, now))
+				continue;
+			l2->twin_refused = true; /* the twin's pop of far_in wakes us */
+		} else if (l2->ch_refused[ch] != now) {
 			struct mc_access ma;
 			enum mc_send res;
 
@@ -623,11 +816,41 @@ static void l2_replies(struct l2 *l2, cycle_t now)
 				  &l2->st.reply_stalls, &l2->inside);
 	else if (l2->aq.n > 0 && level_replyq_next(&l2->aq) <= now)
 		l2->aq.blocked = true; /* behind the refused reply: reply_out wakes us */
+	if (l2->fq.n > 0)
+		level_replyq_send(&l2->fq, now, clock_period(l2->clk), &l2->st.far_replies,
+				  &l2->st.reply_stalls, &l2->inside);
 }
 
 static cycle_t min_cycle(cycle_t a, cycle_t b)
 {
 	return a < b ? a : b;
+}
+
+/* When the head of in (h its state) may be looked up again: room says whether the queue of its
+ * reply may have room again. */
+static cycle_t head_wake(const struct l2 *l2, const struct link *in, const struct level_head *h,
+			 bool room, cycle_t now)
+{
+	cycle_t c = link_head_ready(in);
+
+	if (c == CYCLE_NEVER)
+		return CYCLE_NEVER;
+	switch (h->stall) {
+	case LEVEL_STALL_NONE:
+		return c > now ? c : now + 1;
+	case LEVEL_STALL_REPLY_FULL:
+		/* the head's queue (hits, or store acks) may have room again */
+		return room ? now + 1 : CYCLE_NEVER;
+	case LEVEL_STALL_MISS_QUEUE_FULL:
+		/* Room comes from the drain (a controller that made us wait wakes us when it
+		 * grants an entry) and a fill changes the answer: look again next cycle if either
+		 * happened since the refusal. */
+		return l2->mq_n != h->mq_n || l2->fill_gen != h->fill_gen ? now + 1 : CYCLE_NEVER;
+	default:
+		/* MSHR, merge limit, no line: only a fill frees them (fill_in, or a push on it,
+		 * wakes us). */
+		return CYCLE_NEVER;
+	}
 }
 
 /* Sleeps until the next cycle anything can happen here; stays awake if that is the next one. */
@@ -648,29 +871,20 @@ static void l2_sleep(struct l2 *l2, cycle_t now)
 	if (h != CYCLE_NEVER && !l2->aq.blocked && !l2->rq.blocked)
 		next = min_cycle(next, h > now ? h : now + 1);
 	/* blocked: reply_out wakes us when it pops (we are its producer). */
-	h = link_head_ready(l2->in);
-	if (h != CYCLE_NEVER) {
-		switch (l2->head.stall) {
-		case LEVEL_STALL_NONE:
+	next = min_cycle(next, head_wake(l2, l2->in, &l2->head,
+					 level_replyq_has_room(&l2->rq) ||
+					 level_replyq_has_room(l2->ackq), now));
+	if (l2->far_in != NULL) {
+		/* the same for the twin's reads, and our own coming back; the twin's
+		 * far_fill_in wakes us when a blocked reply to it may go */
+		next = min_cycle(next, head_wake(l2, l2->far_in, &l2->fhead,
+						 level_replyq_has_room(&l2->fq), now));
+		h = link_head_ready(l2->far_fill_in);
+		if (h != CYCLE_NEVER)
 			next = min_cycle(next, h > now ? h : now + 1);
-			break;
-		case LEVEL_STALL_REPLY_FULL:
-			/* the head's queue (hits, or store acks) may have room again */
-			if (level_replyq_has_room(&l2->rq) || level_replyq_has_room(l2->ackq))
-				next = now + 1;
-			break;
-		case LEVEL_STALL_MISS_QUEUE_FULL:
-			/* Room comes from the drain (a controller that made us wait wakes us when
-			 * it grants an entry) and a fill changes the answer: look again next cycle
-			 * if either happened since the refusal. */
-			if (l2->mq_n != l2->head.mq_n || l2->fill_gen != l2->head.fill_gen)
-				next = now + 1;
-			break;
-		default:
-			/* MSHR, merge limit, no line: only a fill frees them (fill_in above, or a
-			 * push on it wakes us). */
-			break;
-		}
+		h = level_replyq_next(&l2->fq);
+		if (h != CYCLE_NEVER && !l2->fq.blocked)
+			next = min_cycle(next, h > now ? h : now + 1);
 	}
 	/* Covers all three cases: NEVER is a plain sleep, the next cycle keeps the unit awake. */
 	clock_sleep_until(l2->unit, next);
@@ -715,6 +929,14 @@ static void register_stats(struct l2 *l2, struct stats *st, const char *prefix)
 		C(mq_refusals, "miss-queue accesses refused by a memory controller (per attempt)"),
 		C(replies, "replies pushed to the crossbar"),
 		C(reply_stalls, "cycles the crossbar refused a ready reply"),
+		C(far_reads, "32 B reads of sectors homed in the far partition, sent to the twin "
+			     "slice (gpu.l2_partitions = 2)"),
+		C(far_served, "reads from the twin slice accepted here (also counted in accesses "
+			      "and loads)"),
+		C(far_replies, "replies to the twin slice's reads"),
+		C(far_reserve_stalls, "misses of far-homed lines refused because only the MSHR "
+				      "entries kept for home lines and the twin's reads were free "
+				      "(refusals)"),
 #undef C
 	};
 
@@ -766,6 +988,7 @@ struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, 
 	/* one store ack a lookup: never full while reply_out keeps up */
 	level_replyq_init(&l2->aq, p->lookups_per_cycle * (p->store_ack_cycles + 1), reply_out,
 			  MEM_STAGE_L2_ACCESS, MEM_STAGE_L2_MISS);
+	level_head_init(&l2->fhead);
 	l2->ackq = p->store_ack_cycles > 0 ? &l2->aq : &l2->rq;
 	l2->ack_latency = p->store_ack_cycles > 0 ? p->store_ack_cycles : p->hit_latency_cycles;
 	level_head_init(&l2->head);
@@ -796,6 +1019,8 @@ void l2_destroy(struct l2 *l2)
 	free(l2->ports);
 	level_replyq_free(&l2->rq);
 	level_replyq_free(&l2->aq);
+	if (l2->far_in != NULL)
+		level_replyq_free(&l2->fq);
 	free(l2->prefix);
 	free(l2);
 }
@@ -808,7 +1033,7 @@ struct clock_unit *l2_unit(struct l2 *l2)
 bool l2_is_idle(const struct l2 *l2)
 {
 	return l2->inside == 0 && l2->acc_count[ACC_FREE] == l2->acc_total && l2->mq_n == 0 &&
-	       l2->rq.n == 0 && l2->aq.n == 0;
+	       l2->rq.n == 0 && l2->aq.n == 0 && l2->fq.n == 0;
 }
 
 const struct l2_stats *l2_stats(const struct l2 *l2)
@@ -870,6 +1095,9 @@ void l2_check(const struct l2 *l2)
 	if (l2->p.mshr.granularity == MSHR_GRAN_SECTOR)
 		SIM_ASSERT(reads == mshr_used(l2->m));
 	inq = level_replyq_check(&l2->rq) + level_replyq_check(&l2->aq);
+	if (l2->far_in != NULL)
+		inq += level_replyq_check(&l2->fq);
+	SIM_ASSERT(l2->far_in != NULL || l2->fq.n == 0);
 	SIM_ASSERT(l2->p.store_ack_cycles > 0 || l2->aq.n == 0);
 	SIM_ASSERT(l2->inside == mshr_waiting(l2->m) + inq);
 }

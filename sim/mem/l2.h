@@ -59,11 +59,12 @@ struct l2_params {
 	uint32_t fills_per_cycle;     /* sectors written by the fill port per cycle */
 	uint32_t store_ack_cycles;    /* store visible -> ack pushed (0: hit_latency_cycles) */
 	uint32_t miss_queue;          /* 32 B accesses (reads and write-backs) waiting for the MCs */
+	uint32_t far_latency_cycles;  /* partition link, each way (gpu.l2_partitions = 2) */
 };
 
 extern const struct cfg_field l2_fields[];
 extern const size_t l2_nfields;
-#define L2_NFIELDS 6 /* entries of l2_fields[] (checked in the .c) */
+#define L2_NFIELDS 7 /* entries of l2_fields[] (checked in the .c) */
 
 /* What the field ranges cannot check: cache_params_check of p->cache (as "<group>.cache"),
  * lines of at most 128 B (the width of mem_req.byte_mask), and a miss queue that holds one
@@ -83,12 +84,17 @@ struct l2_stats {
 	};
 	uint64_t fills;           /* sectors written by the fill port */
 	uint64_t fill_stalls;     /* fill-cycles a readable fill waited for the fill port */
-	uint64_t dram_reads;      /* 32 B reads sent to the MCs */
+	uint64_t dram_reads;      /* 32 B reads sent to the MCs (not to the twin: far_reads) */
 	uint64_t writebacks;      /* dirty sectors written back to DRAM */
 	uint64_t writebacks_partial; /* of those, sectors with only some bytes written */
 	uint64_t mq_refusals;     /* controller refusals (per channel and cycle waited) */
 	uint64_t replies;         /* replies pushed on reply_out */
 	uint64_t reply_stalls;    /* cycles reply_out refused a ready reply */
+	uint64_t far_reads;       /* 32 B reads of far-homed sectors sent to the twin slice */
+	uint64_t far_served;      /* reads from the twin accepted here (also in accesses, loads) */
+	uint64_t far_replies;     /* replies to them pushed to the twin */
+	uint64_t far_reserve_stalls; /* far-homed misses refused: the MSHR's reserve for home
+				      * lines and the twin's reads (refusals, not cycles) */
 };
 
 struct l2;
@@ -123,6 +129,22 @@ void l2_set_dram(struct l2 *l2, struct mc *const *mcs, const uint32_t *ports,
  * (slice_hash_local); mc turns it into its channel's address (mc_set_map with a partition).
  * h must outlive the slice. */
 void l2_set_partition(struct l2 *l2, struct mc *mc, uint32_t port, const struct slice_hash *h);
+/*
+ * Two L2 partitions (gpu.l2_partitions = 2): this slice is one of slices part_base ..
+ * part_base + part_slices - 1 and caches, for the SMs of its partition, lines homed in either
+ * (the SMs send their loads to the near twin of the home slice; home gives an address's home
+ * slice). A read of a sector homed in the other partition goes, instead of to a controller, to
+ * the home slice, the twin, as a one-sector load pushed on twin_in (the twin's far_in); the
+ * twin looks it up as any load (hit, or its own miss to DRAM, allocating the line there too) and
+ * replies on this slice's far_fill_in, whose record is then filled here as a DRAM read is.
+ * far_in carries the twin's reads to this slice, twin_fill_in takes the replies to them. The
+ * four links: L2 clock, latency l2.far_latency_cycles, capacity at least l2_reads_max (so the
+ * twin's reads never wait for room). The slice becomes the consumer of far_in and far_fill_in
+ * and the producer of the other two. Call before any request.
+ */
+void l2_set_far(struct l2 *l2, struct link *far_in, struct link *far_fill_in,
+		struct link *twin_in, struct link *twin_fill_in, const struct slice_hash *home,
+		uint32_t part_base, uint32_t part_slices);
 /* Index the sets with slice-local line addresses of h (cache_set_index_fn). */
 void l2_set_local_index(struct l2 *l2, const struct slice_hash *h);
 /* Frees the slice, its cache, MSHR and tracking records. Requests still inside are the

@@ -24,7 +24,7 @@ if [ ! -r "$M" ]; then
 	echo "1..0 # SKIP no measured data at $M"
 	exit 0
 fi
-plan 29
+plan 31
 V=configs/default.cfg
 [ -r "$GMSIM_SRCDIR/configs/v100.cfg" ] && V=configs/v100.cfg
 A=configs/a100-class.cfg
@@ -68,7 +68,7 @@ else
 	expect_match "--plot: note that gnuplot is missing" "gnuplot is not on PATH" "$out"
 fi
 
-# the L2 plateau of gpu-l2-cache (r = 11: 5.6 MB read by blocks on every SM): -1.3 % with the
+# the L2 plateau of gpu-l2-cache (r = 11: 5.6 MB read by blocks on every SM): +0.1 % with the
 # crossbar's virtual output queues (xbar.arbiter = islip), -38 % with head-of-line blocking
 run_gmsim validate -q -c $A --measured "$M" --gpu "A100-80GB (variant not stated)" \
 	--metrics l2_read_bw@total_working_set_kB=5632 --max-error 10
@@ -76,6 +76,15 @@ printf '%s\n' "$out" | sed -n '1,8p' | sed 's/^/# /'
 expect_eq "A100 ($A): L2 plateau exits 0 under --max-error 10" 0 "$rc"
 np=$(printf '%s\n' "$out" | grep -cE '^l2_read_bw@total_working_set_kB=5632 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +GB/s$')
 expect_eq "A100: 1 simulated L2 working-set point" 1 "$np"
+# one SM's chase over 35 MB: the near partition (20 MB) holds part, the far partition the far
+# half of the lines (424 cycles measured, half far hits and half DRAM misses): +1.5 % with
+# gpu.l2_partitions = 2, -49 % with one 40 MB L2 (every node an L2 hit)
+run_gmsim validate -q -c configs/a100-80gb.cfg --measured "$M" \
+	--gpu "A100-80GB (variant not stated)" --metrics pchase_latency@footprint_kB=35343 \
+	--max-error 10
+printf '%s\n' "$out" | sed -n '3p' | sed 's/^/# /'
+expect_eq "A100 chase between the partitions' 20 and 40 MB: within 10%" 0 "$rc"
+expect_match "A100 chase at 35 MB: one point" "^pchase_latency@footprint_kB=35343 +424.3 " "$out"
 
 # the L1 stride curve (lane-stride rows at strides 1 and 10..19: 1 line and 10..19 lines a warp
 # load, no bank conflict at odd strides): MAPE 12 % with the bank and tag model, ~190 % with one

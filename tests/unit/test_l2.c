@@ -75,6 +75,7 @@ struct env;
 struct push_ev {
 	struct env *e;
 	struct mem_req *r;
+	struct link *to;  /* NULL: the env's `in` (it must have room); else retried until it has */
 };
 
 struct env {
@@ -293,9 +294,15 @@ static void push_ev(void *ctx, tick_t now)
 {
 	struct push_ev *ev = ctx;
 
-	(void)now;
-	assert_true(link_can_push(ev->e->in));
-	link_push(ev->e->in, ev->r);
+	struct link *to = ev->to != NULL ? ev->to : ev->e->in;
+
+	if (ev->to != NULL && !link_can_push(to)) {
+		/* the two-slice tests: a full input link, try again an L2 cycle later */
+		eventq_schedule(ev->e->q, now + L2_PS, EVQ_PRIO_DEFAULT, push_ev, ev);
+		return;
+	}
+	assert_true(link_can_push(to));
+	link_push(to, ev->r);
 }
 
 static struct mem_req *new_req(struct env *e, enum mem_req_type type, addr_t line,
@@ -322,6 +329,7 @@ static uint64_t issue_at(struct env *e, cycle_t c, enum mem_req_type type, addr_
 	assert_true(e->nev < MAX_REQ);
 	ev = &e->ev[e->nev++];
 	ev->e = e;
+	ev->to = NULL;
 	ev->r = new_req(e, type, line, sectors, off, len);
 	eventq_schedule(e->q, (tick_t)c * L2_PS + L2_PS / 2, EVQ_PRIO_DEFAULT, push_ev, ev);
 	return ev->r->id;
@@ -906,6 +914,330 @@ static void test_partition(void **state)
 	free(keys);
 }
 
+/*
+ * Two partitions (l2_set_far): slice 0 (the env's) and slice 1, twins, on one channel; home
+ * slices by a linear hash of 128 B granularity (line 2k is homed at slice 0, 2k + 1 at slice
+ * 1); the partition links take X = 5 L2 cycles. Loads of an SM of partition p go to slice p.
+ *   far miss:  line B (homed at 1) loaded through slice 0 at v: a miss there, read from slice
+ *              1 (pushed on its far_in at v, visible v + X), a miss there too, so slice 1 reads
+ *              DRAM at v + X and replies (its fill + H) on slice 0's far_fill_in, visible X
+ *              later; slice 0 fills and replies H after: miss_push_cycle(v + X) + X + H.
+ *              One DRAM read, at slice 1; the line is now in both slices.
+ *   near hit:  B again through slice 0: v + H (the near copy); through slice 1: v + H (home).
+ *   shared:    line C (homed at 0) first through slice 1 (a far miss as above, mirrored), then
+ *              through slice 0: a hit at its home. One DRAM read for C.
+ *   merging:   line D (homed at 1) through slice 0 twice in a row (one far read: the second
+ *              merges in slice 0's MSHR) while an SM of partition 1 loads it at slice 1 (it
+ *              merges behind the far read at the home): one DRAM read, three replies.
+ */
+struct far_sink {
+	struct env *e;
+	struct link *l;
+	struct clock_unit *u;
+};
+
+static void far_sink_tick(void *unit, cycle_t now)
+{
+	struct far_sink *k = unit;
+	struct mem_req *r;
+
+	while ((r = link_peek(k->l)) != NULL) {
+		link_pop(k->l);
+		assert_true(r->is_reply && r->id <= MAX_REQ);
+		k->e->replies[r->id]++;
+		k->e->reply_at[r->id] = now;
+		k->e->nreplies++;
+		req_free(k->e->pool, r, eventq_now(k->e->q));
+	}
+	clock_sleep(k->u);
+}
+
+static uint64_t load_to(struct env *e, struct link *to, cycle_t c, addr_t line)
+{
+	uint64_t id = load_at(e, c, line, 0x1);
+
+	e->ev[e->nev - 1].to = to;
+	return id;
+}
+
+/* Slice 1 beside the env's slice 0 (its twin), on the env's controller, both partitions of one
+ * slice each, linked with latency x; homes by a linear hash of 128 B chunks. */
+struct twin {
+	struct slice_hash h;
+	struct link *in, *out, *fill, *far_in[2], *far_fill[2];
+	struct l2 *l2;
+	struct far_sink k;
+};
+
+static void twin_start(struct env *e, struct twin *t, cycle_t x)
+{
+	struct slice_hash_params hp = { SLICE_HASH_LINEAR, 128, false, false };
+	struct sim_err err;
+	uint32_t port, i;
+
+	memset(&err, 0, sizeof err);
+	assert_int_equal(slice_hash_init(&t->h, &hp, 2, "l2.hash", &err), 0);
+	t->in = link_create("in1", 8, 1, e->l2clk, NULL);
+	t->k.e = e;
+	t->k.u = clock_attach(e->l2clk, "sink1", far_sink_tick, &t->k);
+	t->out = link_create("out1", 64, 1, e->l2clk, t->k.u);
+	t->k.l = t->out;
+	t->fill = link_create("fill1", l2_reads_max(&e->p), e->p.fill_latency_cycles, e->l2clk,
+			      NULL);
+	t->l2 = l2_create(&e->p, 1, e->l2clk, t->in, t->out, t->fill, 2, e->st, "l2b");
+	port = mc_port_add(e->mc[0], l2_unit(t->l2), t->fill);
+	l2_set_dram(t->l2, &e->mc[0], &port, &e->map);
+	for (i = 0; i < 2; i++) {
+		t->far_in[i] = link_create("far_in", l2_reads_max(&e->p), x, e->l2clk, NULL);
+		t->far_fill[i] = link_create("far_fill", l2_reads_max(&e->p), x, e->l2clk, NULL);
+	}
+	l2_set_far(e->l2, t->far_in[0], t->far_fill[0], t->far_in[1], t->far_fill[1], &t->h, 0,
+		   1);
+	l2_set_far(t->l2, t->far_in[1], t->far_fill[1], t->far_in[0], t->far_fill[0], &t->h, 1,
+		   1);
+}
+
+static void twin_run(struct env *e, struct twin *t)
+{
+	uint64_t steps = 0;
+
+	while (eventq_step(e->q)) {
+		l2_check(e->l2);
+		l2_check(t->l2);
+		if (++steps > 2000000ull) {
+			l2_dump(e->l2, stderr);
+			l2_dump(t->l2, stderr);
+			fail_msg("runaway");
+		}
+	}
+	assert_true(l2_is_idle(e->l2) && l2_is_idle(t->l2));
+	assert_int_equal(pending_all(e), 0);
+	assert_int_equal(req_pool_in_flight(e->pool), 0);
+}
+
+static void twin_free(struct twin *t)
+{
+	uint32_t i;
+
+	l2_destroy(t->l2);
+	link_destroy(t->in);
+	link_destroy(t->out);
+	link_destroy(t->fill);
+	for (i = 0; i < 2; i++) {
+		link_destroy(t->far_in[i]);
+		link_destroy(t->far_fill[i]);
+	}
+}
+
+static void test_far_partition(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct twin t;
+	const cycle_t X = 5, H = 100;
+	const addr_t B = 0x1080, D = 0x3080;
+	addr_t C;
+	struct dram_addr db, dc;
+	uint64_t b0, b1, b2, c0, c1, d0, d1, d2;
+	uint32_t i;
+
+	env_start(e);
+	twin_start(e, &t, X);
+	/* C: homed at slice 0, in another bank than B (so that its read finds a closed bank) */
+	addrmap_decode(&e->map, B, &db);
+	for (C = 0x2000;; C += 0x100) {
+		addrmap_decode(&e->map, C, &dc);
+		if ((C / 128) % 2 == 0 && (dc.ba != db.ba || dc.bg != db.bg))
+			break;
+	}
+	assert_int_equal(slice_hash_slice(&t.h, B), 1);
+	assert_int_equal(slice_hash_slice(&t.h, C), 0);
+	assert_int_equal(slice_hash_slice(&t.h, D), 1);
+	b0 = load_to(e, e->in, 10, B);            /* visible at 11 */
+	c0 = load_to(e, t.in, 2000, C);           /* visible at 2001 */
+	b1 = load_to(e, e->in, 4000, B);
+	b2 = load_to(e, t.in, 4000, B);
+	c1 = load_to(e, e->in, 4100, C);
+	d0 = load_to(e, e->in, 6000, D);
+	d1 = load_to(e, e->in, 6001, D);
+	d2 = load_to(e, t.in, 6004, D);           /* visible 6005, the far read at 6001 + X */
+	twin_run(e, &t);
+	assert_int_equal(e->nreplies, 8);
+	for (i = 1; i <= 8; i++)
+		assert_int_equal(e->replies[i], 1);
+	/* far misses, both ways: the home's DRAM path plus the link both ways and a pipeline */
+	assert_int_equal(e->reply_at[b0], miss_push_cycle(e, 11 + X) + X + H + 1);
+	assert_int_equal(e->reply_at[c0], miss_push_cycle(e, 2001 + X) + X + H + 1);
+	/* near hits: the copy in the near partition, the line at its home */
+	assert_int_equal(e->reply_at[b1], 4001 + H + 1);
+	assert_int_equal(e->reply_at[b2], 4001 + H + 1);
+	assert_int_equal(e->reply_at[c1], 4101 + H + 1);
+	/* merged: all three after the one DRAM read */
+	assert_true(e->reply_at[d1] >= e->reply_at[d0] && e->reply_at[d2] < e->reply_at[d0]);
+	assert_int_equal(count_dram(e, false), 3); /* B, C, D: one read each */
+	assert_int_equal(count_dram(e, true), 0);
+	assert_true(stat(e, "l2.far_reads") == 2);   /* B and D from slice 0 */
+	assert_true(stat(e, "l2b.far_reads") == 1);  /* C from slice 1 */
+	assert_true(stat(e, "l2b.far_served") == 2);
+	assert_true(stat(e, "l2.far_served") == 1);
+	assert_true(stat(e, "l2.far_replies") == 1 && stat(e, "l2b.far_replies") == 2);
+	assert_true(stat(e, "l2.dram_reads") == 1 && stat(e, "l2b.dram_reads") == 2);
+	assert_true(stat(e, "l2.mshr_merges") == 1);  /* D's second load at slice 0 */
+	assert_true(stat(e, "l2b.mshr_merges") == 1); /* D's partition-1 load behind the far read */
+	twin_free(&t);
+}
+
+/* Random loads (to the slice of a random partition) and stores (to the home slice) over 8x
+ * the two slices, small MSHRs and queues, a slow link (x = 7), fed one request a cycle when the
+ * input has room: every request replied exactly once, both slices checked after every event,
+ * each far read served and replied once, every DRAM read filled. */
+struct far_feed {
+	struct env *e;
+	struct twin *t;
+	struct clock_unit *u;
+	uint64_t x;
+	uint32_t left;
+	struct mem_req *next;
+	struct link *to;
+};
+
+static void far_feed_tick(void *unit, cycle_t now)
+{
+	struct far_feed *f = unit;
+
+	(void)now;
+	if (f->next == NULL && f->left > 0) {
+		addr_t line;
+		bool store;
+
+		f->x = xorshift(&f->x);
+		line = (f->x % (128 * 1024 / 128)) * 128;
+		store = (f->x >> 32) % 4 == 0;
+		if (store)
+			f->to = slice_hash_slice(&f->t->h, line) == 0 ? f->e->in : f->t->in;
+		else
+			f->to = (f->x >> 40) % 2 == 0 ? f->e->in : f->t->in;
+		f->next = new_req(f->e, store ? MEM_REQ_STORE : MEM_REQ_LOAD, line,
+				  store ? 0x1 : (uint32_t)(f->x >> 44) % 15 + 1, 0, store ? 8 : 0);
+		assert_true(f->next->id <= MAX_REQ);
+		f->left--;
+	}
+	if (f->next != NULL && link_can_push(f->to)) {
+		link_push(f->to, f->next);
+		f->next = NULL;
+	}
+	if (f->next == NULL && f->left == 0)
+		clock_sleep(f->u);
+}
+
+static void test_far_conservation(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct twin t;
+	struct far_feed f;
+	const uint32_t n = 4000;
+	const struct l2_stats *s0, *s1;
+	uint32_t i;
+
+	e->p.mshr.entries = 8;
+	e->p.mshr.max_merge = 2;
+	e->p.miss_queue = 8;
+	e->p.hit_latency_cycles = 20;
+	e->sink_per_cycle = 1;
+	env_start(e);
+	twin_start(e, &t, 7);
+	memset(&f, 0, sizeof f);
+	f.e = e;
+	f.t = &t;
+	f.x = 12345;
+	f.left = n;
+	f.u = clock_attach(e->l2clk, "feeder", far_feed_tick, &f);
+	clock_wake(f.u);
+	twin_run(e, &t);
+	for (i = 1; i <= n; i++)
+		assert_int_equal(e->replies[i], 1);
+	s0 = l2_stats(e->l2);
+	s1 = l2_stats(t.l2);
+	assert_int_equal(s0->replies + s1->replies, n);
+	assert_true(s0->far_reads > 0 && s1->far_reads > 0);
+	assert_int_equal(s0->far_reads, s1->far_served);
+	assert_int_equal(s1->far_reads, s0->far_served);
+	assert_int_equal(s0->far_reads, s1->far_replies);
+	assert_int_equal(s1->far_reads, s0->far_replies);
+	assert_int_equal(s0->accesses + s1->accesses, n + s0->far_served + s1->far_served);
+	assert_int_equal(s0->fills, s0->dram_reads + s0->far_reads);
+	assert_int_equal(s1->fills, s1->dram_reads + s1->far_reads);
+	assert_int_equal(count_dram(e, false), s0->dram_reads + s1->dram_reads);
+	assert_int_equal(count_dram(e, true), s0->writebacks + s1->writebacks);
+	assert_true(s0->writebacks + s1->writebacks > 0);
+	print_message("# far conservation: %u requests, far reads %" PRIu64 " + %" PRIu64
+		      ", DRAM reads %" PRIu64 " + %" PRIu64 ", last cycle %" PRIu64 "\n", n,
+		      s0->far_reads, s1->far_reads, s0->dram_reads, s1->dram_reads,
+		      clock_cycle(e->l2clk));
+	twin_free(&t);
+}
+
+/* Each partition's SMs read only lines homed in the other one, each a new line, as fast as the
+ * inputs take them: without the MSHR reserve both slices fill every entry with reads waiting on
+ * the twin, whose own misses then find no entry (a protocol deadlock: nothing moves, the run
+ * ends with requests unreplied); with it, all 2 x 300 loads are replied. */
+struct seq_feed {
+	struct env *e;
+	struct link *to;
+	struct clock_unit *u;
+	addr_t base;
+	uint32_t i, n;
+};
+
+static void seq_feed_tick(void *unit, cycle_t now)
+{
+	struct seq_feed *f = unit;
+
+	(void)now;
+	if (f->i < f->n && link_can_push(f->to)) {
+		struct mem_req *r = new_req(f->e, MEM_REQ_LOAD, f->base + (addr_t)f->i * 256, 0x1,
+					    0, 0);
+
+		link_push(f->to, r);
+		f->i++;
+	}
+	if (f->i == f->n)
+		clock_sleep(f->u);
+}
+
+static void test_far_no_deadlock(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct twin t;
+	struct seq_feed f[2];
+	uint32_t k, n = 300;
+
+	e->p.mshr.entries = 8;
+	e->p.miss_queue = 8;
+	env_start(e);
+	twin_start(e, &t, 3);
+	for (k = 0; k < 2; k++) {
+		f[k].e = e;
+		f[k].to = k == 0 ? e->in : t.in;
+		f[k].base = k == 0 ? 128 : 0x100000; /* odd lines homed at 1, even at 0 */
+		f[k].i = 0;
+		f[k].n = n;
+		f[k].u = clock_attach(e->l2clk, "feed", seq_feed_tick, &f[k]);
+		clock_wake(f[k].u);
+	}
+	/* a deadlock leaves the feeders retrying for ever: bound the run */
+	for (k = 0; eventq_step(e->q); k++) {
+		l2_check(e->l2);
+		l2_check(t.l2);
+		if (k > 2000000)
+			fail_msg("no progress: %" PRIu64 " of %u replies", e->nreplies, 2 * n);
+	}
+	assert_int_equal(e->nreplies, 2 * n);
+	assert_true(l2_is_idle(e->l2) && l2_is_idle(t.l2));
+	assert_true(l2_stats(e->l2)->far_reserve_stalls > 0);
+	assert_true(l2_stats(t.l2)->far_reserve_stalls > 0);
+	twin_free(&t);
+}
+
 static void test_params_check(void **state)
 {
 	struct env *e = env_new(state, 1);
@@ -941,6 +1273,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_determinism, env_free),
 		cmocka_unit_test_teardown(test_params_check, env_free),
 		cmocka_unit_test_teardown(test_partition, env_free),
+		cmocka_unit_test_teardown(test_far_partition, env_free),
+		cmocka_unit_test_teardown(test_far_conservation, env_free),
+		cmocka_unit_test_teardown(test_far_no_deadlock, env_free),
 		cmocka_unit_test_teardown(test_controller_wait, env_free),
 	};
 

@@ -259,14 +259,14 @@ static void test_plans(void **state)
 	assert_false(validate_from_first_issue(&pl));   /* gpu-stream: many short blocks */
 
 	/* gpu-l2-cache: r = 1536 / 512 = 3 chunk classes, 4 waves of 2 x 80 blocks of 512 KiB,
-	 * a warm-up of 3 blocks (the set fits 1.25 x L2), timed from the first instruction */
+	 * after a warm-up wave of 160 (the set fits 1.25 x L2), timed from the first instruction */
 	r.metric = "l2_read_bw@total_working_set_kB=1536";
 	assert_int_equal(validate_plan(&r, &m, &pl, why, sizeof why), 1);
 	assert_string_equal(pl.workload, "l2_bw.wl");
 	assert_string_equal(pl.meas[0], "r=3");
 	assert_string_equal(pl.meas[1], "blocks=640");
 	assert_int_equal(pl.nwarm, 2);
-	assert_string_equal(pl.warm[1], "blocks=3");
+	assert_string_equal(pl.warm[1], "blocks=160");
 	assert_true(pl.ops == 640.0 * 512 * 1024);
 	assert_true(validate_from_first_issue(&pl));
 	r.metric = "l2_read_bw@total_working_set_kB=1000";

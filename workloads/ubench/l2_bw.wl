@@ -11,7 +11,9 @@
 # (4 x 2 x SMs on the parts here: in one wave blocks b and b + SMs would share an SM all along,
 # and read the same chunks whenever r divides the SM count), each the source's 512 KiB, timed
 # from the first warp instruction,
-# after a warm-up kernel of r blocks (every chunk read once) when the set fits 1.25 x L2.
+# after a warm-up wave of the same kernel (one block per resident slot) when the set fits
+# 1.25 x L2 (a warm-up of r blocks would run on the first r SMs only: with two L2 partitions
+# the other half of the SMs would start with nothing near them).
 # The loads name no register: the source unrolls and sums, no load waits for another.
 kernel = "l2_bw";
 params = { r = 8; blocks = 216; };
