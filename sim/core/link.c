@@ -35,6 +35,7 @@
 struct link_slot {
 	void *item;
 	cycle_t ready; /* consumer cycle at which the item is visible */
+	uint32_t key;  /* link_set_key: the consumer's key of the item, from its push */
 };
 
 struct link {
@@ -48,10 +49,18 @@ struct link {
 	uint32_t head;  /* index of the oldest item */
 	uint32_t count;
 	bool producer_waiting;
+	link_key_fn *key_fn;  /* link_set_key: computed at push, read by link_key_at */
 	uint64_t *watch;      /* link_set_watch: the consumer's bitmap, and this link's bit */
 	uint32_t watch_bit;
 	struct link_stats st;
 };
+
+static inline uint32_t ring_index(const struct link *l, uint32_t k)
+{
+	uint32_t i = l->head + k;
+
+	return i >= l->capacity ? i - l->capacity : i;
+}
 
 struct link *link_create(const char *name, uint32_t capacity, uint32_t latency, struct clock *clk,
 			 struct clock_unit *consumer)
@@ -95,6 +104,34 @@ void link_set_consumer(struct link *l, struct clock_unit *consumer)
 		clock_wake_at(consumer, l->ring[l->head].ready);
 }
 
+void link_set_key(struct link *l, link_key_fn *fn)
+{
+	uint32_t i;
+
+	l->key_fn = fn;
+	for (i = 0; i < l->count; i++) {
+		struct link_slot *s = &l->ring[(l->head + i) % l->capacity];
+
+		s->key = fn != NULL ? fn(s->item) : 0;
+	}
+}
+
+uint32_t link_keys_visible(const struct link *l, uint32_t *keys, uint32_t max)
+{
+	cycle_t now;
+	uint32_t k, i = l->head;
+
+	if (l->count == 0)
+		return 0;
+	now = clock_cycle(l->clk);
+	for (k = 0; k < l->count && k < max && l->ring[i].ready <= now; k++) {
+		keys[k] = l->ring[i].key;
+		if (++i == l->capacity)
+			i = 0;
+	}
+	return k;
+}
+
 void link_set_watch(struct link *l, uint64_t *words, uint32_t bit)
 {
 	l->watch = words;
@@ -121,6 +158,7 @@ void link_push(struct link *l, void *item)
 	s = &l->ring[tail];
 	s->item = item;
 	s->ready = clock_cycle(l->clk) + l->latency;
+	s->key = l->key_fn != NULL ? l->key_fn(item) : 0;
 	l->count++;
 	if (l->watch != NULL)
 		l->watch[l->watch_bit / 64] |= 1ull << (l->watch_bit % 64);
@@ -149,13 +187,6 @@ void *link_peek(const struct link *l)
 		return NULL;
 	s = &l->ring[l->head];
 	return clock_cycle(l->clk) >= s->ready ? s->item : NULL;
-}
-
-static inline uint32_t ring_index(const struct link *l, uint32_t k)
-{
-	uint32_t i = l->head + k;
-
-	return i >= l->capacity ? i - l->capacity : i;
 }
 
 void *link_peek_at(const struct link *l, uint32_t k)

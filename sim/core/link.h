@@ -50,6 +50,16 @@ void link_set_producer(struct link *l, struct clock_unit *producer);
  * must belong to the link's clock. If items are waiting it is woken for the head. */
 void link_set_consumer(struct link *l, struct clock_unit *consumer);
 
+/* A key of each item, computed by fn when the item is pushed and kept beside it, so that a
+ * consumer that scans many waiting items (link_key_at) need not touch the items themselves
+ * (the crossbar keeps each packet's output port). NULL: no key. Items already in the link get
+ * theirs now. */
+typedef uint32_t link_key_fn(const void *item);
+void link_set_key(struct link *l, link_key_fn *fn);
+/* The keys of the visible items, head first, into keys (at most max); returns how many. Then the
+ * item of keys[k] is the one k places behind the head. */
+uint32_t link_keys_visible(const struct link *l, uint32_t *keys, uint32_t max);
+
 /* A consumer with many input links: every push sets bit `bit` of words (the consumer clears it
  * when it finds the link empty, link_occupancy), so that it visits only the links that may hold
  * something. words NULL: no watch. */

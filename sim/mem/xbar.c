@@ -146,6 +146,8 @@ struct xbar_in {
 	cycle_t last_pop;     /* cycle of its last pop, CYCLE_NEVER before the first */
 	cycle_t busy_until;   /* sending until (excluding) this cycle (in_bytes) */
 	uint32_t arr;         /* islip: the output this input accepts first next */
+	cycle_t retry_at;     /* islip: none of its packets can be picked before this cycle... */
+	uint32_t scan_occ;    /* ...while its link holds this many (a push or pop: look again) */
 	uint32_t acc;         /* islip scratch: accepted output, NO_INPUT */
 	uint32_t acc_dist;    /* its distance from arr */
 	struct xbar_port_stats st;
@@ -174,7 +176,10 @@ struct xbar_network {
 	struct xbar_out *out;
 	uint32_t *touched;    /* outputs with a winner this cycle (scratch, nout) */
 	uint32_t *granted;    /* islip: inputs with a grant this cycle (scratch, nin) */
-	uint32_t *seen;       /* islip: outputs one input already requested (scratch, buffer) */
+	uint32_t *seen;       /* islip: per output, the mark of the last input scan that met a
+			       * packet for it (an input offers only its oldest per output) */
+	uint32_t mark;        /* islip: the current input scan's mark (never 0) */
+	uint32_t *keys;       /* islip: an input's visible packets' outputs (scratch, buffer) */
 	uint64_t *in_busy;    /* bit i: input i's link may hold packets (link_set_watch) */
 	uint64_t *out_busy;   /* bit o: output o's pipeline holds packets */
 	uint64_t popped, delivered; /* for xbar_check; never reset */
@@ -294,6 +299,17 @@ static void register_net(struct xbar_network *n, struct stats *st, const char *p
 		register_port(st, prefix, net, "out", i, &n->out[i].st, false);
 }
 
+/* The output a packet goes to, kept beside it in its input link (link_set_key). */
+static uint32_t key_slice(const void *item)
+{
+	return ((const struct mem_req *)item)->slice;
+}
+
+static uint32_t key_sm(const void *item)
+{
+	return ((const struct mem_req *)item)->sm;
+}
+
 static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, uint32_t nin,
 		     uint32_t nout, struct xbar_slot **slots, const char *prefix)
 {
@@ -309,7 +325,8 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 	n->out = xcalloc(nout, sizeof *n->out);
 	n->touched = xcalloc(nout, sizeof *n->touched);
 	n->granted = xcalloc(nin, sizeof *n->granted);
-	n->seen = xcalloc(x->p.input_buffer, sizeof *n->seen);
+	n->seen = xcalloc(nout, sizeof *n->seen);
+	n->keys = xcalloc(x->p.input_buffer, sizeof *n->keys);
 	n->in_busy = xcalloc((nin + 63) / 64, sizeof *n->in_busy);
 	n->out_busy = xcalloc((nout + 63) / 64, sizeof *n->out_busy);
 	for (i = 0; i < nin; i++) {
@@ -317,6 +334,7 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 
 		n->in[i].l = link_create(name, x->p.input_buffer, 1, x->clk, x->unit);
 		link_set_watch(n->in[i].l, n->in_busy, i);
+		link_set_key(n->in[i].l, id == XBAR_NET_REQ ? key_slice : key_sm);
 		n->in[i].last_pop = CYCLE_NEVER;
 		n->in[i].acc = NO_INPUT;
 		free(name);
@@ -372,6 +390,7 @@ void xbar_destroy(struct xbar *x)
 		free(n->touched);
 		free(n->granted);
 		free(n->seen);
+		free(n->keys);
 		free(n->in_busy);
 		free(n->out_busy);
 	}
@@ -615,13 +634,11 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
  */
 static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t now)
 {
-	uint32_t w, i, j, k, ntouched = 0, ngranted = 0;
+	uint32_t w, i, j, k, oi, nvis, ntouched = 0, ngranted = 0;
 
 	for (w = 0; w < (n->nin + 63) / 64; w++)
 	for (uint64_t bits = n->in_busy[w]; bits != 0; bits &= bits - 1) {
 		struct link *l;
-		const struct mem_req *r;
-		uint32_t nseen = 0;
 
 		i = w * 64 + (uint32_t)__builtin_ctzll(bits);
 		l = n->in[i].l;
@@ -631,15 +648,24 @@ static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t
 		}
 		if (n->in[i].busy_until > now)
 			continue;
-		for (k = 0; (r = link_peek_at(l, k)) != NULL; k++) {
-			uint32_t oi = route(n, r), dist;
-			struct xbar_out *o = &n->out[oi];
+		if (now < n->in[i].retry_at && link_occupancy(l) == n->in[i].scan_occ)
+			continue; /* nothing it holds can be picked yet (xbar_next) */
+		if (++n->mark == 0) { /* wrapped: clear the marks, 0 is never a scan's */
+			memset(n->seen, 0, n->nout * sizeof *n->seen);
+			n->mark = 1;
+		}
+		nvis = link_keys_visible(l, n->keys, x->p.input_buffer);
+		for (k = 0; k < nvis; k++) {
+			struct xbar_out *o;
+			uint32_t dist;
 
-			for (j = 0; j < nseen && n->seen[j] != oi; j++)
-				;
-			if (j < nseen)
+			oi = n->keys[k];
+			SIM_ASSERT(oi < n->nout);
+			o = &n->out[oi];
+
+			if (n->seen[oi] == n->mark)
 				continue; /* an older packet of this input already asks for oi */
-			n->seen[nseen++] = oi;
+			n->seen[oi] = n->mark;
 			if (!out_can_pick(x, o, now))
 				continue;
 			dist = i >= o->rr ? i - o->rr : i + n->nin - o->rr;
@@ -653,10 +679,14 @@ static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t
 		}
 	}
 	for (j = 0; j < ntouched; j++) {
-		uint32_t oi = n->touched[j];
-		struct xbar_out *o = &n->out[oi];
-		struct xbar_in *in = &n->in[o->win];
-		uint32_t dist = oi >= in->arr ? oi - in->arr : oi + n->nout - in->arr;
+		struct xbar_out *o;
+		struct xbar_in *in;
+		uint32_t dist;
+
+		oi = n->touched[j];
+		o = &n->out[oi];
+		in = &n->in[o->win];
+		dist = oi >= in->arr ? oi - in->arr : oi + n->nout - in->arr;
 
 		if (in->acc == NO_INPUT)
 			n->granted[ngranted++] = o->win;
@@ -666,10 +696,12 @@ static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t
 		in->acc_dist = dist;
 	}
 	for (j = 0; j < ntouched; j++) {
-		uint32_t oi = n->touched[j];
-		struct xbar_out *o = &n->out[oi];
-		struct xbar_in *in = &n->in[o->win];
+		struct xbar_out *o;
+		struct xbar_in *in;
 
+		oi = n->touched[j];
+		o = &n->out[oi];
+		in = &n->in[o->win];
 		if (in->acc == oi) {
 			xbar_pop(x, n, o->win, o->win_k, oi, now);
 			in->arr = oi + 1 == n->nout ? 0 : oi + 1;
@@ -684,20 +716,22 @@ static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t
  * with virtual output queues) may be picked, or at which a packet behind them becomes visible;
  * CYCLE_NEVER if only full pipelines hold them (a delivery wakes us). */
 static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
-			  const struct link *l, cycle_t now)
+			  const struct link *l, cycle_t now, bool *full)
 {
-	const struct mem_req *r;
 	cycle_t next = CYCLE_NEVER;
-	uint32_t k;
+	uint32_t k, nvis = link_keys_visible(l, n->keys, x->p.input_buffer);
 
-	for (k = 0; (r = link_peek_at(l, k)) != NULL; k++) {
-		const struct xbar_out *o = &n->out[route(n, r)];
+	*full = false;
+	for (k = 0; k < nvis; k++) {
+		const struct xbar_out *o = &n->out[n->keys[k]];
 
 		if (o->busy_until > now) {
 			if (o->busy_until < next)
 				next = o->busy_until;
 		} else if (o->count < x->pipe_cap) {
 			return now + 1; /* lost arbitration, or its grant was not accepted */
+		} else {
+			*full = true; /* its delivery (or a pop) wakes us */
 		}
 	}
 	if (k < link_occupancy(l) && link_ready_at(l, k) < next)
@@ -705,8 +739,28 @@ static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
 	return next;
 }
 
+/* islip_next for input i, remembered (retry_at) until its link's occupancy changes, so that an
+ * input whose packets all wait for busy outputs is not scanned again every cycle (the scan is
+ * O(packets) where fifo looks at one head). Not remembered when a packet waits for a full
+ * pipeline: a delivery, at a time not known here, frees it. */
+static cycle_t islip_next_cached(const struct xbar *x, struct xbar_network *n, uint32_t i,
+				 cycle_t now)
+{
+	struct xbar_in *in = &n->in[i];
+	uint32_t occ = link_occupancy(in->l);
+	bool full;
+	cycle_t c;
+
+	if (now < in->retry_at && occ == in->scan_occ)
+		return in->retry_at;
+	c = islip_next(x, n, in->l, now, &full);
+	in->retry_at = full ? now + 1 : c;
+	in->scan_occ = occ;
+	return c;
+}
+
 /* Step 3 for one network: the earliest cycle after now at which it has something to do. */
-static cycle_t xbar_next(const struct xbar *x, const struct xbar_network *n, cycle_t now)
+static cycle_t xbar_next(const struct xbar *x, struct xbar_network *n, cycle_t now)
 {
 	cycle_t next = CYCLE_NEVER;
 	uint32_t w, i;
@@ -731,7 +785,7 @@ static cycle_t xbar_next(const struct xbar *x, const struct xbar_network *n, cyc
 		if (c == CYCLE_NEVER)
 			continue;
 		if (c <= now && n->in[i].busy_until <= now && x->p.arbiter == XBAR_ARB_ISLIP) {
-			c = islip_next(x, n, l, now);
+			c = islip_next_cached(x, n, i, now);
 		} else if (c <= now && n->in[i].busy_until > now) {
 			c = n->in[i].busy_until; /* the input is still sending its last packet */
 		} else if (c <= now) {

@@ -259,6 +259,43 @@ static void test_pop_at(void **state)
 	eventq_destroy(q);
 }
 
+static uint32_t key_times_ten(const void *item)
+{
+	return (uint32_t)ITEM_NO(item) * 10;
+}
+
+/* Keys: computed at push (and for items already there when the function is set), read for the
+ * visible items only, head first, and they follow their items through a pop_at. */
+static void test_keys(void **state)
+{
+	struct eventq *q = eventq_create();
+	struct clock *c = clock_create(q, "c", 10);
+	struct link *l = link_create("l", 4, 2, c, NULL);
+	uint32_t keys[4];
+
+	(void)state;
+	link_push(l, ITEM(1));
+	link_set_key(l, key_times_ten);
+	link_push(l, ITEM(2));
+	advance_to(q, 10);
+	link_push(l, ITEM(3));
+	assert_int_equal(link_keys_visible(l, keys, 4), 0);  /* cycle 1: none visible yet */
+	advance_to(q, 20);
+	assert_int_equal(link_keys_visible(l, keys, 4), 2);  /* 1 and 2 (ready 2), not 3 (3) */
+	assert_int_equal(keys[0], 10);
+	assert_int_equal(keys[1], 20);
+	assert_int_equal(link_keys_visible(l, keys, 1), 1);  /* at most max */
+	advance_to(q, 30);
+	assert_int_equal(ITEM_NO(link_pop_at(l, 1)), 2);
+	assert_int_equal(link_keys_visible(l, keys, 4), 2);
+	assert_int_equal(keys[0], 10);
+	assert_int_equal(keys[1], 30);
+	link_check(l);
+	link_destroy(l);
+	clock_destroy(c);
+	eventq_destroy(q);
+}
+
 static void test_dump(void **state)
 {
 	struct eventq *q = eventq_create();
@@ -551,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_backpressure),
 		cmocka_unit_test(test_ring_wrap),
 		cmocka_unit_test(test_pop_at),
+		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_contract),
 		cmocka_unit_test(test_consumer_woken_at_ready),
