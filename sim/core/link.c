@@ -49,7 +49,7 @@ struct link {
 	uint32_t head;  /* index of the oldest item */
 	uint32_t count;
 	bool producer_waiting;
-	link_key_fn *key_fn;  /* link_set_key: computed at push, read by link_key_at */
+	link_key_fn *key_fn;  /* link_set_key: computed at push, read by link_keys_visible */
 	uint64_t *watch;      /* link_set_watch: the consumer's bitmap, and this link's bit */
 	uint32_t watch_bit;
 	struct link_stats st;
@@ -110,7 +110,7 @@ void link_set_key(struct link *l, link_key_fn *fn)
 
 	l->key_fn = fn;
 	for (i = 0; i < l->count; i++) {
-		struct link_slot *s = &l->ring[(l->head + i) % l->capacity];
+		struct link_slot *s = &l->ring[ring_index(l, i)];
 
 		s->key = fn != NULL ? fn(s->item) : 0;
 	}

@@ -51,7 +51,7 @@ void link_set_producer(struct link *l, struct clock_unit *producer);
 void link_set_consumer(struct link *l, struct clock_unit *consumer);
 
 /* A key of each item, computed by fn when the item is pushed and kept beside it, so that a
- * consumer that scans many waiting items (link_key_at) need not touch the items themselves
+ * consumer that scans many waiting items (link_keys_visible) need not touch the items themselves
  * (the crossbar keeps each packet's output port). NULL: no key. Items already in the link get
  * theirs now. */
 typedef uint32_t link_key_fn(const void *item);

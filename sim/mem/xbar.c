@@ -192,6 +192,7 @@ struct xbar {
 	struct clock *clk;
 	struct clock_unit *unit;
 	uint32_t pipe_cap;    /* latency_cycles + 1 */
+	uint32_t offer;       /* packets an input offers: its buffer (islip), its head (fifo) */
 	struct xbar_slot *slot_mem;
 	struct xbar_network net[XBAR_NET_COUNT];
 };
@@ -363,6 +364,7 @@ struct xbar *xbar_create(const struct xbar_params *p, uint32_t nsm, uint32_t nsl
 	x->clk = clk;
 	x->unit = clock_attach(clk, prefix, xbar_tick, x);
 	x->pipe_cap = p->latency_cycles + 1;
+	x->offer = p->arbiter == XBAR_ARB_ISLIP ? p->input_buffer : 1;
 	x->slot_mem = xcalloc((size_t)(nslices + nsm) * x->pipe_cap, sizeof *x->slot_mem);
 	slots = x->slot_mem;
 	net_init(x, &x->net[XBAR_NET_REQ], XBAR_NET_REQ, nsm, nslices, &slots, prefix);
@@ -528,6 +530,12 @@ static void xbar_deliver(struct xbar *x, struct xbar_network *n, cycle_t now)
 	}
 }
 
+/* How far port i is from round-robin pointer p among n ports (0: p itself). */
+static inline uint32_t rr_dist(uint32_t i, uint32_t p, uint32_t n)
+{
+	return i >= p ? i - p : i + n - p;
+}
+
 static bool out_can_pick(const struct xbar *x, const struct xbar_out *o, cycle_t now)
 {
 	return o->busy_until <= now && o->count < x->pipe_cap;
@@ -583,56 +591,18 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 	n->popped++;
 }
 
-/* Step 2: every free output picks round-robin among the inputs whose visible head targets it. */
-static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
-{
-	uint32_t w, i, ntouched = 0;
-
-	/* inputs in index order (the round-robin distances), only those that may hold packets */
-	for (w = 0; w < (n->nin + 63) / 64; w++)
-	for (uint64_t bits = n->in_busy[w]; bits != 0; bits &= bits - 1) {
-		const struct mem_req *r;
-		struct xbar_out *o;
-		uint32_t oi, dist;
-
-		i = w * 64 + (uint32_t)__builtin_ctzll(bits);
-		if (link_occupancy(n->in[i].l) == 0) {
-			n->in_busy[w] &= ~(1ull << (i % 64));
-			continue;
-		}
-		r = link_peek(n->in[i].l);
-		if (r == NULL || n->in[i].busy_until > now)
-			continue;
-		oi = route(n, r);
-		o = &n->out[oi];
-		if (!out_can_pick(x, o, now))
-			continue;
-		dist = i >= o->rr ? i - o->rr : i + n->nin - o->rr;
-		if (o->win == NO_INPUT) {
-			n->touched[ntouched++] = oi;
-		} else if (dist >= o->win_dist) {
-			continue;
-		}
-		o->win = i;
-		o->win_dist = dist;
-	}
-	for (i = 0; i < ntouched; i++) {
-		struct xbar_out *o = &n->out[n->touched[i]];
-
-		xbar_pop(x, n, o->win, 0, n->touched[i], now);
-		o->win = NO_INPUT;
-	}
-}
-
 /*
- * Step 2 with virtual output queues (arbiter = islip): one iSLIP iteration.
+ * Step 2: one iSLIP iteration over the packets the inputs offer (xbar.arbiter: with islip each
+ * input's oldest visible packet for every output, its virtual output queues; with fifo only its
+ * head, and then an input has at most one grant, so the match is plain round-robin at each
+ * output and head-of-line blocking stays):
  *   request: each input that may send offers, for every output, its oldest visible packet for
  *            it (later packets for the same output wait behind it: per-pair order is kept);
  *   grant:   each free output grants the requesting input next from its pointer rr;
  *   accept:  each granted input accepts the granting output next from its pointer arr, and pops
  *            that packet; both pointers move past the match (a refused grant moves nothing).
  */
-static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t now)
+static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 {
 	uint32_t w, i, j, k, oi, nvis, ntouched = 0, ngranted = 0;
 
@@ -654,7 +624,7 @@ static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t
 			memset(n->seen, 0, n->nout * sizeof *n->seen);
 			n->mark = 1;
 		}
-		nvis = link_keys_visible(l, n->keys, x->p.input_buffer);
+		nvis = link_keys_visible(l, n->keys, x->offer);
 		for (k = 0; k < nvis; k++) {
 			struct xbar_out *o;
 			uint32_t dist;
@@ -668,7 +638,7 @@ static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t
 			n->seen[oi] = n->mark;
 			if (!out_can_pick(x, o, now))
 				continue;
-			dist = i >= o->rr ? i - o->rr : i + n->nin - o->rr;
+			dist = rr_dist(i, o->rr, n->nin);
 			if (o->win == NO_INPUT)
 				n->touched[ntouched++] = oi;
 			else if (dist >= o->win_dist)
@@ -686,7 +656,7 @@ static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t
 		oi = n->touched[j];
 		o = &n->out[oi];
 		in = &n->in[o->win];
-		dist = oi >= in->arr ? oi - in->arr : oi + n->nout - in->arr;
+		dist = rr_dist(oi, in->arr, n->nout);
 
 		if (in->acc == NO_INPUT)
 			n->granted[ngranted++] = o->win;
@@ -712,14 +682,14 @@ static void xbar_arbitrate_islip(struct xbar *x, struct xbar_network *n, cycle_t
 		n->in[n->granted[j]].acc = NO_INPUT;
 }
 
-/* For xbar_next: the earliest cycle after now at which one of l's visible packets (all offered
- * with virtual output queues) may be picked, or at which a packet behind them becomes visible;
- * CYCLE_NEVER if only full pipelines hold them (a delivery wakes us). */
+/* For xbar_next: the earliest cycle after now at which one of the packets l offers may be
+ * picked, or at which a packet behind them becomes visible and would be offered; CYCLE_NEVER if
+ * only full pipelines hold them (a delivery wakes us). *full: one of them waits for one. */
 static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
 			  const struct link *l, cycle_t now, bool *full)
 {
 	cycle_t next = CYCLE_NEVER;
-	uint32_t k, nvis = link_keys_visible(l, n->keys, x->p.input_buffer);
+	uint32_t k, nvis = link_keys_visible(l, n->keys, x->offer);
 
 	*full = false;
 	for (k = 0; k < nvis; k++) {
@@ -734,7 +704,8 @@ static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
 			*full = true; /* its delivery (or a pop) wakes us */
 		}
 	}
-	if (k < link_occupancy(l) && link_ready_at(l, k) < next)
+	/* the next packet to become visible, when it would be offered */
+	if (nvis < x->offer && k < link_occupancy(l) && link_ready_at(l, k) < next)
 		next = link_ready_at(l, k);
 	return next;
 }
@@ -775,29 +746,16 @@ static cycle_t xbar_next(const struct xbar *x, struct xbar_network *n, cycle_t n
 	}
 	for (w = 0; w < (n->nin + 63) / 64; w++)
 	for (uint64_t bits = n->in_busy[w]; bits != 0; bits &= bits - 1) {
-		const struct link *l;
-		const struct xbar_out *o;
 		cycle_t c;
 
 		i = w * 64 + (uint32_t)__builtin_ctzll(bits);
-		l = n->in[i].l;
-		c = link_head_ready(l);
+		c = link_head_ready(n->in[i].l);
 		if (c == CYCLE_NEVER)
 			continue;
-		if (c <= now && n->in[i].busy_until <= now && x->p.arbiter == XBAR_ARB_ISLIP) {
-			c = islip_next_cached(x, n, i, now);
-		} else if (c <= now && n->in[i].busy_until > now) {
+		if (c <= now && n->in[i].busy_until > now)
 			c = n->in[i].busy_until; /* the input is still sending its last packet */
-		} else if (c <= now) {
-			/* A visible head that was not picked: when can its port pick again? */
-			o = &n->out[route(n, link_peek(l))];
-			if (o->busy_until > now)
-				c = o->busy_until;
-			else if (o->count < x->pipe_cap)
-				c = now + 1; /* lost arbitration, or it arrived behind a pop */
-			else
-				continue; /* pipeline full: its delivery (or a pop) wakes us */
-		}
+		else if (c <= now)
+			c = islip_next_cached(x, n, i, now); /* offered packets not picked */
 		if (c < next)
 			next = c;
 	}
@@ -815,10 +773,7 @@ static void xbar_tick(void *unit, cycle_t now)
 		cycle_t c;
 
 		xbar_deliver(x, n, now);
-		if (x->p.arbiter == XBAR_ARB_ISLIP)
-			xbar_arbitrate_islip(x, n, now);
-		else
-			xbar_arbitrate(x, n, now);
+		xbar_arbitrate(x, n, now);
 		c = xbar_next(x, n, now);
 		if (c < next)
 			next = c;
