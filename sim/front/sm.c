@@ -148,6 +148,9 @@ struct sm_core {
 	uint32_t swords;
 	uint32_t rr[SM_MAX_SCHEDULERS];     /* LRR: next position in each scheduler's warps */
 	uint32_t greedy[SM_MAX_SCHEDULERS]; /* GTO: each scheduler's last issued warp slot */
+	/* the scheduler asked first each cycle: the one after the scheduler whose warp took the
+	 * LD/ST unit last, so that the processing blocks share it round-robin */
+	uint32_t ldst_first;
 	/* LD/ST requests handed to the L1 in cycle ldst_cycle */
 	cycle_t ldst_cycle, ldst_issued;
 	uint32_t ldst_pushed;
@@ -540,6 +543,7 @@ static void ldst_fill(struct sm_core *sm, struct warp *w, struct coal_inst *inst
 		sm->ldst_free = now + (c > 1 ? c : 1);
 	}
 	sm->ldst_warp = w;
+	sm->ldst_first = (w->idx + 1) % f->p.schedulers;
 	sm->ldst_slot = slot;
 	sm->ldst_store = inst->is_store;
 	sm->ldst_issued = now;
@@ -976,7 +980,7 @@ static void sm_tick(void *self, cycle_t now)
 	struct front *f = sm->f;
 	struct mem_req *r;
 	cycle_t next = CYCLE_NEVER;
-	uint32_t i;
+	uint32_t i, k, first;
 
 	while ((r = link_peek(sm->resp)) != NULL) {
 		link_pop(sm->resp);
@@ -984,13 +988,15 @@ static void sm_tick(void *self, cycle_t now)
 	}
 	if (sm->nlines != 0)
 		ldst_drain(sm, now);
-	for (i = 0; i < f->p.schedulers; i++) {
+	for (k = 0, first = sm->ldst_first; k < f->p.schedulers; k++) {
+		uint32_t s = (first + k) % f->p.schedulers;
+
 		if (sm->nlines != 0 && sm->n_local == 0)
 			break; /* the LD/ST buffer is busy and every warp waits for it: nothing issues */
 		if (f->p.scheduler == SM_SCHED_GTO)
-			sm_issue_gto(sm, i, now);
+			sm_issue_gto(sm, s, now);
 		else
-			sm_issue_lrr(sm, i, now);
+			sm_issue_lrr(sm, s, now);
 	}
 	sm_retire(sm, now);
 	if (f->failed) {

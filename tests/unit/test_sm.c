@@ -260,6 +260,29 @@ static void test_scheduler_order(void **state)
 	assert_int_equal(t.cycle[11] - t.cycle[0], 2);
 }
 
+/* The processing blocks share the LD/ST unit round-robin: with a warp of each of 4 schedulers
+ * ready to load every time it frees, the loads go 0, 1, 2, 3, 0, 1, ... (a fixed order among the
+ * schedulers would give scheduler 0's warp all three first: 0, 0, 0, 1, 1, 1, ...). */
+static void test_ldst_shared_round_robin(void **state)
+{
+	static const char *const four[] = { "sm.schedulers=4", "sm.ldst_requests_per_cycle=4",
+					     NULL };
+	struct trace t;
+	uint32_t i;
+
+	(void)state;
+	run_traced("tests/data/sm/ld3.wl", NULL, 0, four, &t);
+	assert_int_equal(t.n, 12);
+	for (i = 0; i < 12; i++) {
+		assert_int_equal(t.kind[i], WORKLOAD_OP_LOAD);
+		assert_int_equal(t.gid[i], i % 4);
+		/* 32 line requests, 4 a cycle: the last 4 leave 7 cycles after the first 4, and the
+		 * next load takes the unit in that cycle; its lines start the cycle after (4 a cycle
+		 * in all), so from then on a load every 8 cycles */
+		assert_int_equal(t.cycle[i] - t.cycle[0], i == 0 ? 0 : 8 * i - 1);
+	}
+}
+
 static void test_register_occupancy(void **state)
 {
 	static const char *const small[] = { "r=16" };
@@ -358,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_scoreboard),
 		cmocka_unit_test(test_ldst_rate),
 		cmocka_unit_test(test_scheduler_order),
+		cmocka_unit_test(test_ldst_shared_round_robin),
 		cmocka_unit_test(test_register_occupancy),
 		cmocka_unit_test(test_block_dispatch),
 		cmocka_unit_test(test_block_retire_store_ack),
