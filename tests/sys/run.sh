@@ -129,17 +129,18 @@ expect_match "the report shows the load path and the DRAM waterfall" \
 
 # Transpose pair, 256 x 256: the naive column stores cost 16.5 times the L2 requests per
 # useful byte (2048 loads + 2048 x 32 store lines against 2048 + 2048), about 2.7 times the
-# crossbar bytes and over twice the cycles. The DRAM bytes grow less (1.8 times here): the L2
+# crossbar bytes and over twice the cycles. The DRAM bytes grow less (1.14 times here): the L2
 # merges the 4 B column writes of a block's 8 warps into 32 B sectors, so only sectors evicted
-# before the block completes them cost extra DRAM traffic, which this 128 KB L2 does often and
-# the default GPU's 6 MB L2 hardly at all.
+# before the block completes them cost extra DRAM traffic, which this 128 KB L2 does now and
+# then and the default GPU's 6 MB L2 hardly at all (1.8 times when the SM's schedulers took
+# the LD/ST unit in a fixed order: the block's warps then stored further apart in time).
 run_gmsim run -c $C -w workloads/transpose_naive.wl -p n=256 --stats-json "$tap_tmp/n2.json"
 run_gmsim run -c $C -w workloads/transpose_tiled.wl -p n=256 --stats-json "$tap_tmp/g2.json"
 set -- $(jget "$tap_tmp/n2.json" l2.accesses xbar.req.bytes xbar.reply.bytes dram.bytes_moved \
 	sim.cycles) $(jget "$tap_tmp/g2.json" l2.accesses xbar.req.bytes xbar.reply.bytes \
 	dram.bytes_moved sim.cycles)
 expect_num "naive transpose: $1 vs $6 L2 requests, crossbar $2+$3 vs $7+$8 B, $5 vs ${10} cycles" \
-	"$1 == 16.5 * $6 && $2 + $3 > 2.5 * ($7 + $8) && $5 > 2 * ${10} && $4 > 1.2 * $9"
+	"$1 == 16.5 * $6 && $2 + $3 > 2.5 * ($7 + $8) && $5 > 2 * ${10} && $4 > 1.1 * $9"
 
 # Two kernels: the second (its own -p: half the grid) starts where the first ended and finds
 # its 128 lines in the warm L2.
