@@ -16,7 +16,7 @@
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
 plan 29
 C=configs/test/small-gpu.cfg
-RUN="run -q -c $C -w workloads/stride.wl -p n=8192"
+RUN="run -q -c $C -w workloads/stride.wl -p n=8192"  # 686 cycles
 
 # --- the watchdog ---------------------------------------------------------------------------
 run_gmsim $RUN -o sim.fault_lose_dram_read=5 -o sim.watchdog_cycles=3000 \
@@ -50,11 +50,11 @@ expect_eq "without the fault the same run finishes (exit 0, no partial mark)" "0
 	"$rc $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["gmsim"].get("partial"))' "$tap_tmp/ok.json")"
 
 # --- run limits -----------------------------------------------------------------------------
-run_gmsim $RUN --max-cycles 1000 --stats-json "$tap_tmp/mc.json"
-expect_eq "--max-cycles 1000: exit 4" 4 "$rc"
-expect_match "... says so on stderr" '^gmsim: limit: the run reached --max-cycles 1000 ' "$err"
-expect_match "... and on the report" '^PARTIAL: the run stopped early \(max_cycles\) at core cycle 1000' "$out"
-expect_eq "... statistics written, partial, at cycle 1000" "max_cycles 1000" \
+run_gmsim $RUN --max-cycles 500 --stats-json "$tap_tmp/mc.json"
+expect_eq "--max-cycles 500: exit 4" 4 "$rc"
+expect_match "... says so on stderr" '^gmsim: limit: the run reached --max-cycles 500 ' "$err"
+expect_match "... and on the report" '^PARTIAL: the run stopped early \(max_cycles\) at core cycle 500' "$out"
+expect_eq "... statistics written, partial, at cycle 500" "max_cycles 500" \
 	"$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print(d["gmsim"].get("partial"), d["sim"]["cycles"])' "$tap_tmp/mc.json")"
 run_gmsim $RUN --stats-no-host --stats-json "$tap_tmp/a.json"
