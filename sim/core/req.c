@@ -170,6 +170,15 @@ void req_pool_destroy(struct req_pool *p)
 	free(p);
 }
 
+void req_init(struct mem_req *r, tick_t now)
+{
+	memset(r, 0, sizeof *r);
+	r->stage = MEM_STAGE_CREATED;
+	for (int s = 0; s < MEM_STAGE_COUNT; s++)
+		r->stamp[s] = TICK_NEVER;
+	r->stamp[MEM_STAGE_CREATED] = now;
+}
+
 struct mem_req *req_alloc(struct req_pool *p, tick_t now)
 {
 	struct mem_req *r;
@@ -184,12 +193,8 @@ struct mem_req *req_alloc(struct req_pool *p, tick_t now)
 	p->free = r->next;
 	p->nfree--;
 
-	memset(r, 0, sizeof *r);
+	req_init(r, now);
 	r->id = ++p->created;
-	r->stage = MEM_STAGE_CREATED;
-	for (int s = 0; s < MEM_STAGE_COUNT; s++)
-		r->stamp[s] = TICK_NEVER;
-	r->stamp[MEM_STAGE_CREATED] = now;
 	return r;
 }
 

@@ -79,6 +79,9 @@ struct mem_req {
 const char *mem_stage_name(enum mem_stage s);
 const char *mem_req_type_name(enum mem_req_type t);
 
+/* Zeroes r (id 0) and stamps stage CREATED at now, the other stages TICK_NEVER: a request
+ * not from a pool (req_alloc uses it too), such as one an L2 slice embeds to read from its twin. */
+void req_init(struct mem_req *r, tick_t now);
 /* Stamps stage s at tick now. SIM_ASSERT that s comes after r->stage. */
 void req_enter(struct mem_req *r, enum mem_stage s, tick_t now);
 /* Ticks between two stamped stages; SIM_ASSERT both were entered. */

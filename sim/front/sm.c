@@ -980,7 +980,7 @@ static void sm_tick(void *self, cycle_t now)
 	struct front *f = sm->f;
 	struct mem_req *r;
 	cycle_t next = CYCLE_NEVER;
-	uint32_t i, k, first;
+	uint32_t i, k, s;
 
 	while ((r = link_peek(sm->resp)) != NULL) {
 		link_pop(sm->resp);
@@ -988,15 +988,16 @@ static void sm_tick(void *self, cycle_t now)
 	}
 	if (sm->nlines != 0)
 		ldst_drain(sm, now);
-	for (k = 0, first = sm->ldst_first; k < f->p.schedulers; k++) {
-		uint32_t s = (first + k) % f->p.schedulers;
-
+	/* from ldst_first as it is now: an issue below moves it */
+	for (k = 0, s = sm->ldst_first; k < f->p.schedulers; k++) {
 		if (sm->nlines != 0 && sm->n_local == 0)
 			break; /* the LD/ST buffer is busy and every warp waits for it: nothing issues */
 		if (f->p.scheduler == SM_SCHED_GTO)
 			sm_issue_gto(sm, s, now);
 		else
 			sm_issue_lrr(sm, s, now);
+		if (++s == f->p.schedulers)
+			s = 0;
 	}
 	sm_retire(sm, now);
 	if (f->failed) {

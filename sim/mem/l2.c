@@ -733,13 +733,8 @@ static void l2_fill_port(struct l2 *l2, cycle_t now)
 static bool send_far(struct l2 *l2, struct l2_acc *a, cycle_t now)
 {
 	struct mem_req *r = &a->req;
-	uint32_t s;
 
-	memset(r, 0, sizeof *r);
-	for (s = 0; s < MEM_STAGE_COUNT; s++)
-		r->stamp[s] = TICK_NEVER;
-	r->stage = MEM_STAGE_CREATED;
-	r->stamp[MEM_STAGE_CREATED] = clock_tick_of(l2->clk, now);
+	req_init(r, clock_tick_of(l2->clk, now));
 	r->type = MEM_REQ_LOAD;
 	r->addr = line_addr(l2, a->addr);
 	r->sector_mask = 1u << a->sector;
