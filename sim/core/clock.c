@@ -73,6 +73,7 @@ struct clock {
 	struct eventq *q;
 	char *name;
 	tick_t period;
+	cycle_t cycle_max;  /* (TICK_NEVER - 1) / period: the last cycle whose edge tick fits */
 	int prio;           /* of its edges: EVQ_PRIO_CLOCK + creation rank (eventq_add_domain) */
 	struct clock_memo *memo;
 	struct clock_unit **units;
@@ -98,7 +99,7 @@ static void wake_fire(void *ctx, tick_t now);
 /* A cycle whose edge tick does not fit in tick_t never comes: such a wake is no wake. */
 static cycle_t clamp_cycle(const struct clock *c, cycle_t cyc)
 {
-	return cyc > (TICK_NEVER - 1) / c->period ? CYCLE_NEVER : cyc;
+	return cyc > c->cycle_max ? CYCLE_NEVER : cyc;
 }
 
 /* The first edge that has not fired yet and is not in the past: where a wake lands. An edge at
@@ -108,9 +109,11 @@ static cycle_t clamp_cycle(const struct clock *c, cycle_t cyc)
 static cycle_t next_edge_cycle(const struct clock *c)
 {
 	tick_t now = eventq_now(c->q);
-	cycle_t ceil_now = now / c->period + (now % c->period != 0);
+	cycle_t floor_now = clock_cycle(c); /* memoised: no division at a tick already seen */
+	bool on_edge = floor_now * c->period == now;
+	cycle_t ceil_now = floor_now + !on_edge;
 
-	if (now % c->period == 0 && eventq_firing_prio(c->q) > c->prio)
+	if (on_edge && eventq_firing_prio(c->q) > c->prio)
 		ceil_now++;
 	return ceil_now > c->next_unfired ? ceil_now : c->next_unfired;
 }
@@ -250,6 +253,7 @@ struct clock *clock_create(struct eventq *q, const char *name, tick_t period_ps)
 	c->q = q;
 	c->name = xstrdup(name);
 	c->period = period_ps;
+	c->cycle_max = (TICK_NEVER - 1) / period_ps;
 	c->prio = eventq_add_domain(q);
 	c->memo = xcalloc(1, sizeof *c->memo);
 	c->memo->tick = TICK_NEVER;

@@ -61,6 +61,7 @@ struct dram_chan {
 	cycle_t col_bus_free;      /* HBM only */
 	struct xrule *xr[DRAM_CMD_COUNT];
 	uint32_t nxr[DRAM_CMD_COUNT];
+	uint32_t *bank_bg;         /* flat bank index -> bank group */
 	dram_cmd_hook *hook;
 	void *hook_ctx;
 	struct dram_chan_stats st;
@@ -134,6 +135,9 @@ struct dram_chan *dram_chan_create(const struct dram_spec *s, uint32_t id)
 	}
 	c->st.bank_bursts = xcalloc((size_t)s->pcs * s->banks, sizeof *c->st.bank_bursts);
 	c->st.bank_acts = xcalloc((size_t)s->pcs * s->banks, sizeof *c->st.bank_acts);
+	c->bank_bg = xcalloc(s->banks, sizeof *c->bank_bg);
+	for (b = 0; b < s->banks; b++)
+		c->bank_bg[b] = b / s->banks_per_group;
 	expand_rules(c);
 	return c;
 }
@@ -171,6 +175,7 @@ void dram_chan_destroy(struct dram_chan *c)
 		free(c->xr[k]);
 	free(c->st.bank_bursts);
 	free(c->st.bank_acts);
+	free(c->bank_bg);
 	free(c->pcs);
 	free(c);
 }
@@ -229,43 +234,34 @@ static cycle_t max_c(cycle_t a, cycle_t b)
 	return a > b ? a : b;
 }
 
-cycle_t dram_earliest(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a)
+/* The earliest cycle of cmd (not REFab) to bank `bank` of bank group bg in pseudo-channel pcx
+ * (row: a column command's row): the bank's own bound, the pseudo-channel's and the bank
+ * group's, the activate windows, the command bus. */
+static inline cycle_t bank_earliest(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pcx,
+				    uint32_t bank, uint32_t bg, uint32_t row)
 {
 	const struct dram_spec *s = c->s;
-	const struct pchan *pc = &c->pcs[a->pc];
+	const struct pchan *pc = &c->pcs[pcx];
+	const struct bank *bk = &pc->banks[bank];
 	cycle_t t;
 
-	if (cmd == DRAM_CMD_REFAB) {
-		uint32_t b, g;
-
-		if (pc->open_banks != 0)
+	switch (cmd) {
+	case DRAM_CMD_ACT:
+	case DRAM_CMD_REFPB:
+		if (bk->row != DRAM_ROW_NONE)
 			return CYCLE_NEVER;
-		t = pc->next[cmd];
-		for (b = 0; b < s->banks; b++)
-			t = max_c(t, pc->banks[b].next[cmd]);
-		for (g = 0; g < s->bank_groups; g++)
-			t = max_c(t, pc->bg_next[g * DRAM_CMD_COUNT + cmd]);
-	} else {
-		const struct bank *bk = bank_of(c, a);
-
-		switch (cmd) {
-		case DRAM_CMD_ACT:
-		case DRAM_CMD_REFPB:
-			if (bk->row != DRAM_ROW_NONE)
-				return CYCLE_NEVER;
-			break;
-		case DRAM_CMD_PRE:
-			if (bk->row == DRAM_ROW_NONE)
-				return CYCLE_NEVER;
-			break;
-		default: /* column commands */
-			if (bk->row != a->row || a->row == DRAM_ROW_NONE)
-				return CYCLE_NEVER;
-			break;
-		}
-		t = max_c(bk->next[cmd], pc->next[cmd]);
-		t = max_c(t, pc->bg_next[a->bg * DRAM_CMD_COUNT + cmd]);
+		break;
+	case DRAM_CMD_PRE:
+		if (bk->row == DRAM_ROW_NONE)
+			return CYCLE_NEVER;
+		break;
+	default: /* column commands */
+		if (bk->row != row || row == DRAM_ROW_NONE)
+			return CYCLE_NEVER;
+		break;
 	}
+	t = max_c(bk->next[cmd], pc->next[cmd]);
+	t = max_c(t, pc->bg_next[bg * DRAM_CMD_COUNT + cmd]);
 	if (cmd == DRAM_CMD_ACT) {
 		if (pc->faw[pc->faw_idx] != CYCLE_NEVER)
 			t = max_c(t, pc->faw[pc->faw_idx] + s->t[DRAM_T_FAW]);
@@ -273,6 +269,34 @@ cycle_t dram_earliest(const struct dram_chan *c, enum dram_cmd cmd, const struct
 			t = max_c(t, pc->aw32[pc->aw32_idx] + s->t[DRAM_T_32AW]);
 	}
 	return max_c(t, dram_bus_free(c, cmd));
+}
+
+cycle_t dram_earliest(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a)
+{
+	const struct dram_spec *s = c->s;
+	const struct pchan *pc = &c->pcs[a->pc];
+	cycle_t t;
+	uint32_t b, g;
+
+	if (cmd != DRAM_CMD_REFAB) {
+		(void)bank_of(c, a); /* checks the address */
+		return bank_earliest(c, cmd, a->pc, dram_bank_index(s, a), a->bg, a->row);
+	}
+	if (pc->open_banks != 0)
+		return CYCLE_NEVER;
+	t = pc->next[cmd];
+	for (b = 0; b < s->banks; b++)
+		t = max_c(t, pc->banks[b].next[cmd]);
+	for (g = 0; g < s->bank_groups; g++)
+		t = max_c(t, pc->bg_next[g * DRAM_CMD_COUNT + cmd]);
+	return max_c(t, dram_bus_free(c, cmd));
+}
+
+cycle_t dram_earliest_bank(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pc,
+			   uint32_t bank, uint32_t row)
+{
+	SIM_ASSERT(cmd != DRAM_CMD_REFAB && pc < c->s->pcs && bank < c->s->banks);
+	return bank_earliest(c, cmd, pc, bank, c->bank_bg[bank], row);
 }
 
 cycle_t dram_act_bank_bound(const struct dram_chan *c, const struct dram_addr *a)

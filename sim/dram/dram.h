@@ -84,6 +84,10 @@ enum dram_cmd dram_needed(const struct dram_chan *c, const struct dram_addr *a, 
  * REFab only a->pc matters.
  */
 cycle_t dram_earliest(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a);
+/* dram_earliest of cmd (any but REFab) to bank `bank` (flat index) of pseudo-channel pc; row
+ * matters for column commands only. The scheduler's form: no address to build. */
+cycle_t dram_earliest_bank(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pc,
+			   uint32_t bank, uint32_t row);
 static inline bool dram_can_issue(const struct dram_chan *c, enum dram_cmd cmd,
 				  const struct dram_addr *a, cycle_t now)
 {

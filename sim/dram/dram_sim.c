@@ -38,6 +38,10 @@ struct dreq {
 struct backlog {
 	struct mc_access *a;
 	uint32_t head, n;
+	/* The controller refused the head for lack of entries when its mc_room_gen was full_gen:
+	 * asking again before that changes would be refused the same way. */
+	bool full;
+	uint64_t full_gen;
 };
 
 struct dram_totals {
@@ -67,6 +71,8 @@ struct dram_sim {
 	struct sim_err trace_err;
 	uint32_t rec_bursts_done;
 	struct dreq *cur;
+	struct mc_access acc;      /* the burst being presented, decoded (acc_ready) */
+	bool acc_ready;
 	struct backlog *bl;        /* per channel: accesses held back, in order */
 	uint64_t bl_total;
 	struct dreq *pool, *free;
@@ -246,12 +252,20 @@ static void drain_backlogs(struct dram_sim *ds, cycle_t now)
 
 	for (ch = 0; ch < ds->spec.channels && ds->bl_total != 0; ch++) {
 		struct backlog *b = &ds->bl[ch];
+		struct mc *m = ds->mcs[ch];
 
-		while (b->n != 0 && mc_try_enqueue(ds->mcs[ch], &b->a[b->head])) {
+		if (b->n == 0 || (b->full && mc_room_gen(m) == b->full_gen))
+			continue;
+		b->full = false;
+		while (b->n != 0 && mc_try_enqueue(m, &b->a[b->head])) {
 			accepted(ds, &b->a[b->head], now);
 			b->head = (b->head + 1) % cap;
 			b->n--;
 			ds->bl_total--;
+		}
+		if (b->n != 0 && !mc_has_room(m, b->a[b->head].is_write)) {
+			b->full = true;
+			b->full_gen = mc_room_gen(m);
 		}
 	}
 }
@@ -321,17 +335,24 @@ static bool present(struct dram_sim *ds, cycle_t now)
 		ds->outstanding++;
 	}
 	while (ds->rec_bursts_done < nbursts) {
-		addr_t ba = first + (addr_t)ds->rec_bursts_done * ds->spec.burst_bytes;
-		struct mc_access acc;
+		struct mc_access *acc = &ds->acc;
 
-		memset(&acc, 0, sizeof acc);
-		acc.addr = ba;
-		addrmap_decode(&ds->map, ba, &acc.da);
-		acc.is_write = rec->is_write;
-		acc.partial = rec->is_write && (ba < rec->addr || ba + ds->spec.burst_bytes > end);
-		acc.ctx = ds->cur;
-		if (!send(ds, &acc, now))
+		/* a refused burst is presented again as decoded then */
+		if (!ds->acc_ready) {
+			addr_t ba = first + (addr_t)ds->rec_bursts_done * ds->spec.burst_bytes;
+
+			memset(acc, 0, sizeof *acc);
+			acc->addr = ba;
+			addrmap_decode(&ds->map, ba, &acc->da);
+			acc->is_write = rec->is_write;
+			acc->partial = rec->is_write &&
+				       (ba < rec->addr || ba + ds->spec.burst_bytes > end);
+			acc->ctx = ds->cur;
+			ds->acc_ready = true;
+		}
+		if (!send(ds, acc, now))
 			return false;
+		ds->acc_ready = false;
 		ds->rec_bursts_done++;
 	}
 	ds->cur = NULL;

@@ -6,7 +6,8 @@
  * optional arrival cycle). It decides nothing about timing beyond passing the cycle through.
  *
  * Files
- *   - Read with fgets into one fixed buffer: memory is constant whatever the file's size, and a
+ *   - Read in 64 KiB blocks, each line cut into one fixed buffer as fgets would fill it: memory
+ *     is constant whatever the file's size, and a
  *     line longer than DRAM_TRACE_LINE_MAX - 2 characters is an error, not a reallocation. A
  *     line with a byte no text holds (NUL, control characters) is "binary data", and a last line
  *     without its newline is a truncated file (a trace cut mid-record would otherwise read as a
@@ -52,6 +53,9 @@
 /* Longest line accepted, newline and NUL included. Real trace lines are under 64 characters;
  * 512 leaves room for comments without letting a binary file grow a buffer. */
 #define DRAM_TRACE_LINE_MAX 512
+/* The file is read in blocks this large; lines are cut from them (fgets and its bookkeeping cost
+ * more than the parse on a 2 M-record trace). */
+#define DRAM_TRACE_READ_AHEAD 65536
 /* Tokens a line may have in any format (native: 4); one more shows "extra field". */
 #define DRAM_TRACE_TOK_MAX 5
 /* Largest request a native record may ask for: 4 KiB, a page, 128 bursts of 32 B. */
@@ -71,6 +75,9 @@ struct dram_trace {
 	uint32_t default_bytes;
 	int line;               /* number of the last line read */
 	char buf[DRAM_TRACE_LINE_MAX];
+	char *rd;               /* read-ahead: DRAM_TRACE_READ_AHEAD bytes, [rd_pos, rd_len) unread */
+	size_t rd_pos, rd_len;
+	bool rd_eof;
 	bool has_pending;       /* the record found by detection, not yet returned */
 	struct dram_trace_rec pending;
 	uint64_t last_cycle;
@@ -403,31 +410,65 @@ static int trace_fail(struct dram_trace *t, struct sim_err *err, const char *fmt
  * Reads the next line that is neither blank nor a comment into t->buf. Returns 1, 0 at the end
  * of the file, or -1 (error recorded) on a read error or an over-long line.
  */
+/*
+ * The next piece of the file as fgets into t->buf would give it: up to and including the next
+ * newline, at most sizeof t->buf - 1 bytes, NUL-terminated (a NUL byte inside stays, the length
+ * counts it). Returns the length, 0 at the end of the file, -1 on a read error (errno set).
+ */
+static ssize_t next_piece(struct dram_trace *t)
+{
+	const size_t max = sizeof t->buf - 1;
+
+	for (;;) {
+		size_t avail = t->rd_len - t->rd_pos, n = 0;
+		const char *from = t->rd + t->rd_pos, *nl;
+
+		nl = memchr(from, '\n', avail < max ? avail : max);
+		if (nl != NULL)
+			n = (size_t)(nl - from) + 1;
+		else if (avail >= max || (t->rd_eof && avail > 0))
+			n = avail < max ? avail : max;
+		else if (t->rd_eof)
+			return 0;
+		if (n > 0) {
+			memcpy(t->buf, from, n);
+			t->buf[n] = '\0';
+			t->rd_pos += n;
+			return (ssize_t)n;
+		}
+		/* a partial line: keep it, read the next block after it */
+		memmove(t->rd, from, avail);
+		t->rd_pos = 0;
+		t->rd_len = avail;
+		n = fread(t->rd + avail, 1, DRAM_TRACE_READ_AHEAD - avail, t->f);
+		if (n == 0) {
+			if (ferror(t->f))
+				return -1;
+			t->rd_eof = true;
+		}
+		t->rd_len += n;
+	}
+}
+
 static int read_line(struct dram_trace *t, struct sim_err *err)
 {
 	for (;;) {
-		size_t len;
+		ssize_t got = next_piece(t);
+		size_t len, bin;
 		const char *p;
 
-		const char *nul;
-		size_t bin;
-
-		/* fgets ends the line with the last NUL of the buffer: the fill finds it even when the
-		 * line itself holds NUL bytes (a binary file), which strlen would stop at. */
-		memset(t->buf, 0xff, sizeof t->buf);
-		if (fgets(t->buf, sizeof t->buf, t->f) == NULL) {
-			if (ferror(t->f))
-				return trace_fail(t, err, "read error: %s", strerror(errno));
+		if (got < 0)
+			return trace_fail(t, err, "read error: %s", strerror(errno));
+		if (got == 0)
 			return 0;
-		}
 		t->line++;
-		nul = memrchr(t->buf, '\0', sizeof t->buf);
-		len = (size_t)(nul - t->buf);
+		len = (size_t)got;
 		bin = text_find_binary(t->buf, len);
 		if (bin < len)
 			return trace_fail(t, err, "binary data (byte 0x%02x at column %zu): not a text "
 					  "trace", (unsigned)(unsigned char)t->buf[bin], bin + 1);
-		if (len == sizeof t->buf - 1 && t->buf[len - 1] != '\n' && !feof(t->f))
+		/* a full buffer without its newline is a longer line */
+		if (len == sizeof t->buf - 1 && t->buf[len - 1] != '\n')
 			return trace_fail(t, err, "line longer than %d characters",
 					  DRAM_TRACE_LINE_MAX - 2);
 		if (len > 0 && t->buf[len - 1] != '\n')
@@ -520,6 +561,7 @@ struct dram_trace *dram_trace_open(const char *path, uint32_t default_bytes,
 	t = xcalloc(1, sizeof *t);
 	t->path = xstrdup(path);
 	t->default_bytes = default_bytes;
+	t->rd = xmalloc(DRAM_TRACE_READ_AHEAD);
 	t->f = fopen(path, "r");
 	if (t->f == NULL) {
 		trace_fail(t, err, "cannot open: %s", strerror(errno));
@@ -687,6 +729,7 @@ void dram_trace_close(struct dram_trace *t)
 		return;
 	if (t->f != NULL)
 		fclose(t->f);
+	free(t->rd);
 	if (t->rng != NULL)
 		gsl_rng_free(t->rng);
 	free(t->path);

@@ -182,6 +182,10 @@ struct bankq {
 
 struct pcq {
 	struct bankq *banks;
+	/* bound[w][b]: bank b's cached candidate's earliest cycle if it is valid for direction w
+	 * (writes), else 0. A copy, packed so that a pass skips the banks whose bound is still in
+	 * the future without touching their queues (bq_set, bq_clear keep it). */
+	cycle_t *bound[2];
 	uint64_t work_rd;     /* bit b: bank b has queued reads */
 	uint64_t work_wr;     /* bit b: bank b has queued writes */
 	uint64_t held_mask;   /* bit b: bank b is held for refresh */
@@ -238,6 +242,7 @@ struct mc {
 	struct clock_unit *unit;
 	struct clock_unit *producer;
 	bool producer_waiting;
+	uint64_t room_gen;                  /* entries freed so far (mc_room_gen) */
 	/* requesters on links: the input link, the ports, admission, the address map */
 	struct link *in;                    /* sent accesses (struct ent), latency 1 */
 	struct mc_port *ports;
@@ -384,6 +389,8 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 		struct pcq *q = &m->pcs[i];
 
 		q->banks = xcalloc(s->banks, sizeof *q->banks);
+		q->bound[0] = xcalloc(2 * (size_t)s->banks, sizeof *q->bound[0]);
+		q->bound[1] = q->bound[0] + s->banks;
 		/* Stagger the channels' refresh so they do not all refresh at once. */
 		q->ref_due = (p->refresh == MC_REFRESH_ALL_BANK ? s->t[DRAM_T_REFI]
 								 : s->t[DRAM_T_REFIPB]) *
@@ -412,8 +419,10 @@ void mc_destroy(struct mc *m)
 
 	if (m == NULL)
 		return;
-	for (i = 0; i < m->s->pcs; i++)
+	for (i = 0; i < m->s->pcs; i++) {
 		free(m->pcs[i].banks);
+		free(m->pcs[i].bound[0]);
+	}
 	free(m->pcs);
 	free(m->pool);
 	for (i = 0; i < m->nchunks; i++)
@@ -455,18 +464,26 @@ uint32_t mc_requests_pending(const struct mc *m)
  * Accepting
  */
 
-bool mc_can_accept(const struct mc *m, bool is_write)
+bool mc_has_room(const struct mc *m, bool is_write)
 {
-	cycle_t now = clock_cycle(m->clk);
-
-	if (m->p->accept_per_cycle != 0 && m->accept_cycle == now &&
-	    m->accepted >= m->p->accept_per_cycle)
-		return false;
 	/* Entries stay allocated until their data completes, so count in-flight ones too, and
 	 * those of accesses still on the input link. */
 	if (is_write)
 		return m->reserved[1] + m->nwrites + m->wr_done.n < m->p->write_queue;
 	return m->reserved[0] + m->nreads + m->rd_done.n < m->p->read_queue;
+}
+
+uint64_t mc_room_gen(const struct mc *m)
+{
+	return m->room_gen;
+}
+
+bool mc_can_accept(const struct mc *m, bool is_write)
+{
+	if (m->p->accept_per_cycle != 0 && m->accept_cycle == clock_cycle(m->clk) &&
+	    m->accepted >= m->p->accept_per_cycle)
+		return false;
+	return mc_has_room(m, is_write);
 }
 
 #define ENT_CHUNK 64
@@ -493,6 +510,25 @@ static struct ent *ent_alloc(struct mc *m)
 }
 
 /* Queues e at its bank; arrival is the cycle it reached the controller. */
+/* The bank's cached candidate is gone (its queue or state changed). */
+static void bq_clear(struct pcq *q, uint32_t bank)
+{
+	q->banks[bank].lb_valid = false;
+	q->bound[0][bank] = q->bound[1][bank] = 0;
+}
+
+/* The bank's cached candidate (valid for direction writes) has earliest cycle t. */
+static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
+{
+	struct bankq *bq = &q->banks[bank];
+
+	bq->cand.earliest = t;
+	bq->lb_valid = true;
+	bq->lb_writes = writes;
+	q->bound[writes][bank] = t;
+	q->bound[!writes][bank] = 0;
+}
+
 static void queue_ent(struct mc *m, struct ent *e, cycle_t arrival)
 {
 	struct pcq *q = &m->pcs[e->a.da.pc];
@@ -501,7 +537,7 @@ static void queue_ent(struct mc *m, struct ent *e, cycle_t arrival)
 
 	e->seq = ++m->seq;
 	e->arrival = arrival;
-	b->lb_valid = false;
+	bq_clear(q, e->bank);
 	if (q->pending++ == 0)
 		q->busy_since = now;
 	if (e->a.is_write) {
@@ -814,6 +850,7 @@ static void complete(struct mc *m, struct fifo *f, cycle_t now)
 		struct ent *e = fifo_pop(f);
 
 		m->inflight--;
+		m->room_gen++;
 		if (!e->internal) {
 			if (e->a.is_write)
 				m->st.writes++;
@@ -971,11 +1008,16 @@ static void cand_addr(const struct mc *m, const struct mc_cand *c, struct dram_a
 static cycle_t cand_earliest(const struct mc *m, const struct mc_cand *c)
 {
 	const struct ent *e = c->entry;
-	struct dram_addr a;
 	cycle_t t;
 
-	cand_addr(m, c, &a);
-	t = dram_earliest(m->dram, c->cmd, &a);
+	if (c->cmd == DRAM_CMD_REFAB) {
+		struct dram_addr a;
+
+		cand_addr(m, c, &a);
+		return dram_earliest(m->dram, c->cmd, &a);
+	}
+	/* the ECC burst of a pre-op read is in the access's row: only the column differs */
+	t = dram_earliest_bank(m->dram, c->cmd, c->pc, c->bank, e != NULL ? e->a.da.row : 0);
 	/* Only the access's own column command waits for the old data; its ECC read does not. */
 	if (e != NULL && !dram_cmd_is_row(c->cmd) && e->pre_ops == 0 && e->not_before > t)
 		t = e->not_before;
@@ -1098,7 +1140,7 @@ static void issue(struct mc *m, const struct mc_cand *c, cycle_t now)
 	cycle_t done;
 
 	cand_addr(m, c, &a);
-	b->lb_valid = false;
+	bq_clear(q, c->bank);
 	count_row(m, e, c->cmd);
 	if (c->cmd == DRAM_CMD_ACT && e != NULL) {
 		/* Did a window (tFAW, t32AW, tRRD) rather than the bank itself hold this ACT? */
@@ -1202,9 +1244,11 @@ static bool needs_prepare(const struct mc *m, const struct mc_cand *c)
 /* Uses the bank's cached candidate: returns false if there is none for this direction; else
  * either skips the bank (its bound is in the future: next lowered to it) or appends the
  * candidate re-timed. */
-static bool bq_cached(struct mc *m, struct bankq *bq, bool writes, cycle_t now, cycle_t *next,
-		      size_t *n)
+static bool bq_cached(struct mc *m, struct pcq *q, uint32_t b, bool writes, cycle_t now,
+		      cycle_t *next, size_t *n)
 {
+	struct bankq *bq = &q->banks[b];
+
 	if (!bq->lb_valid || bq->lb_writes != writes)
 		return false;
 	if (bq->cand.earliest > now) {
@@ -1212,7 +1256,7 @@ static bool bq_cached(struct mc *m, struct bankq *bq, bool writes, cycle_t now, 
 			*next = bq->cand.earliest;
 		return true;
 	}
-	bq->cand.earliest = cand_earliest(m, &bq->cand);
+	bq_set(q, b, writes, cand_earliest(m, &bq->cand));
 	if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
 		/* not ready after all: the same as a bound in the future (no pick reads it) */
 		if (bq->cand.earliest < *next)
@@ -1245,14 +1289,28 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 		      size_t *n)
 {
 	struct pcq *q = &m->pcs[pc];
-	uint64_t work;
+	const cycle_t *bound = q->bound[writes];
+	uint64_t work, due = 0;
 	size_t before;
 	uint32_t b;
 
 	refresh_update(m, q, now);
 	if (q->ref_due < *next)
 		*next = q->ref_due;
-	work = (writes ? q->work_wr : q->work_rd) | q->held_mask;
+	/* The banks whose cached bound is still in the future only lower next (bq_cached's first
+	 * case, without touching the bank). */
+	work = (writes ? q->work_wr : q->work_rd) & ~q->held_mask;
+	while (work != 0) {
+		b = (uint32_t)__builtin_ctzll(work);
+		work &= work - 1;
+		if (bound[b] > now) {
+			if (bound[b] < *next)
+				*next = bound[b];
+		} else {
+			due |= 1ull << b;
+		}
+	}
+	work = due | q->held_mask;
 	while (work != 0) {
 		b = (uint32_t)__builtin_ctzll(work);
 		work &= work - 1;
@@ -1264,7 +1322,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 				add_cand(m, n, NULL, DRAM_CMD_REFAB, pc, 0);
 			continue;
 		}
-		if (((q->held_mask >> b) & 1) == 0 && bq_cached(m, &q->banks[b], writes, now, next, n))
+		if (((q->held_mask >> b) & 1) == 0 && bq_cached(m, q, b, writes, now, next, n))
 			continue;
 		before = *n;
 		bank_cands(m, n, pc, b, writes);
@@ -1272,8 +1330,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 			struct bankq *bq = &q->banks[b];
 
 			bq->cand = m->cands[before];
-			bq->lb_valid = true;
-			bq->lb_writes = writes;
+			bq_set(q, b, writes, bq->cand.earliest);
 			if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
 				/* cached, and not a candidate this pass (as bq_cached does) */
 				if (bq->cand.earliest < *next)
@@ -1301,7 +1358,7 @@ static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 			continue;
 		}
 		prepare_ecc(m, e, now);
-		m->pcs[c->pc].banks[c->bank].lb_valid = false;
+		bq_clear(&m->pcs[c->pc], c->bank);
 		c->cmd = column_cmd(m, &m->pcs[c->pc].banks[c->bank], e);
 		c->earliest = cand_earliest(m, c);
 	}
@@ -1541,6 +1598,14 @@ void mc_check(const struct mc *m)
 			rd += m->pcs[pc].banks[b].rd.n;
 			wr += m->pcs[pc].banks[b].wr.n;
 			pend += m->pcs[pc].banks[b].rd.n + m->pcs[pc].banks[b].wr.n;
+			/* the packed bounds mirror the cached candidates */
+			for (i = 0; i < 2; i++) {
+				const struct bankq *bq = &m->pcs[pc].banks[b];
+
+				SIM_ASSERT(m->pcs[pc].bound[i][b] ==
+					   (bq->lb_valid && bq->lb_writes == (i == 1) ? bq->cand.earliest
+										 : 0));
+			}
 		}
 		SIM_ASSERT(pend == m->pcs[pc].pending);
 	}

@@ -156,6 +156,11 @@ void mc_set_lazy_refresh(struct mc *m, bool on);
 /* Makes the passes an idle controller skipped up to DRAM cycle until (inclusive). */
 void mc_settle(struct mc *m, cycle_t until);
 
+/* True if the queue of this kind has a free entry (the per-cycle budget aside). */
+bool mc_has_room(const struct mc *m, bool is_write);
+/* Counts the entries freed so far: while it has not changed, a queue without room still has
+ * none (a producer refused for lack of entries need not ask again before). */
+uint64_t mc_room_gen(const struct mc *m);
 /* True if an access of this kind can be accepted this cycle (queue room and port budget). */
 bool mc_can_accept(const struct mc *m, bool is_write);
 /* Queues a copy of *a (SIM_ASSERT mc_can_accept) and wakes the controller. */

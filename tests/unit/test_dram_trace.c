@@ -274,6 +274,64 @@ static void test_long_line(void **state)
 	unlink(path);
 }
 
+/* The file is read in 64 KiB blocks: records that straddle a block's end read whole, the longest
+ * line allowed (510 characters and its newline, padded with blanks) is a record, one more
+ * character is refused, and a last line without its newline is a truncated file. */
+static void test_block_boundaries(void **state)
+{
+	char path[] = "/tmp/gmsim_trace_XXXXXX";
+	struct dram_trace_rec r;
+	struct sim_err err;
+	struct dram_trace *t;
+	uint64_t i, n = 20000; /* "0x%08x READ %llu\n": ~25 bytes a line, ~8 blocks */
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "0x%08llx READ %llu\n", (unsigned long long)(i * 64),
+			(unsigned long long)i);
+	fprintf(f, "0x40 READ %llu%*s\n", (unsigned long long)n,
+		(int)(510 - strlen("0x40 READ ") - 5), ""); /* 510 characters */
+	fprintf(f, "0x80 READ %llu%*s\n", (unsigned long long)n,
+		(int)(511 - strlen("0x80 READ ") - 5), ""); /* 511 */
+	fclose(f);
+	t = dram_trace_open(path, DFLT_BYTES, &err);
+	assert_non_null(t);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+		assert_int_equal(r.addr, i * 64);
+		assert_int_equal(r.cycle, i);
+	}
+	assert_int_equal(dram_trace_next(t, &r, &err), 1);
+	assert_int_equal(r.addr, 0x40);
+	assert_int_equal(dram_trace_next(t, &r, &err), -1);
+	assert_int_equal(err.line, (int)n + 2);
+	assert_string_equal(err.msg, "line longer than 510 characters");
+	dram_trace_close(t);
+
+	/* truncated: the last record has no newline */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (i = 0; i < 5000; i++)
+		fprintf(f, "0x%08llx READ 0\n", (unsigned long long)(i * 64));
+	fprintf(f, "0x80 READ 0");
+	fclose(f);
+	t = dram_trace_open(path, DFLT_BYTES, &err);
+	assert_non_null(t);
+	for (i = 0; i < 5000; i++)
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+	assert_int_equal(dram_trace_next(t, &r, &err), -1);
+	assert_int_equal(err.line, 5001);
+	assert_non_null(strstr(err.msg, "the file ends inside this line"));
+	dram_trace_close(t);
+	unlink(path);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Patterns
  */
@@ -518,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_block_boundaries),
 		cmocka_unit_test(test_pattern_stream_wraps),
 		cmocka_unit_test(test_pattern_strided),
 		cmocka_unit_test(test_pattern_random_range),
