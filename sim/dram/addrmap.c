@@ -263,6 +263,8 @@ int addrmap_init(struct addrmap *m, const struct addrmap_params *p, const struct
 				   g->burst_bytes);
 	m->col_lo = p->interleave_bytes / g->burst_bytes;
 	m->col_hi = g->bursts_per_row / m->col_lo;
+	for (f = AM_CH; f < AM_FIELD_COUNT; f++)
+		m->order_size[f] = field_size(m, m->order[f]);
 	cap = row_bytes;
 	for (f = AM_CH; f < AM_FIELD_COUNT; f++) {
 		if (f == AM_COL)
@@ -300,16 +302,19 @@ static uint32_t *field_ptr(struct dram_addr *a, enum addrmap_field f)
 /* The decode; returns whether the address wrapped (was at or past the capacity). */
 static bool decode(const struct addrmap *m, addr_t addr, struct dram_addr *out)
 {
-	uint32_t lo, r;
+	uint32_t lo, r, v[AM_FIELD_COUNT];
 	uint64_t q = divmod(addr, m->g.burst_bytes, &r);
 	int i;
 
 	q = divmod(q, m->col_lo, &lo);
-	for (i = 0; i < AM_FIELD_COUNT; i++) {
-		q = divmod(q, field_size(m, m->order[i]), &r);
-		*field_ptr(out, m->order[i]) = r;
-	}
-	out->col = out->col * m->col_lo + lo;
+	for (i = 0; i < AM_FIELD_COUNT; i++)
+		q = divmod(q, m->order_size[i], &v[m->order[i]]);
+	out->ch = v[AM_CH];
+	out->pc = v[AM_PC];
+	out->bg = v[AM_BG];
+	out->ba = v[AM_BA];
+	out->row = v[AM_ROW];
+	out->col = v[AM_COL] * m->col_lo + lo;
 	hash_fields(m, out, false);
 	return q != 0;
 }

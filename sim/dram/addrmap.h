@@ -58,6 +58,7 @@ struct addrmap {
 	uint32_t col_lo;                  /* bursts per interleave chunk */
 	uint32_t col_hi;                  /* bursts_per_row / col_lo */
 	enum addrmap_field order[AM_FIELD_COUNT]; /* least significant first */
+	uint32_t order_size[AM_FIELD_COUNT];      /* the size of each field of order */
 	uint64_t capacity_bytes;          /* data bytes the map covers */
 	uint64_t wrapped;                 /* decodes of addresses >= capacity */
 };
