@@ -665,6 +665,11 @@ void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *
 	}
 }
 
+bool mc_port_in_line(const struct mc *m, uint32_t port, bool is_write)
+{
+	return m->waiters[is_write].state[port] == WAIT_LINE;
+}
+
 enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a)
 {
 	struct mc_waiters *w = &m->waiters[a->is_write];

@@ -128,6 +128,10 @@ uint32_t mc_port_add(struct mc *m, struct clock_unit *sender, struct link *done)
 /* map must outlive the controller; part_ports 0: the whole map. */
 void mc_set_map(struct mc *m, struct addrmap *map, uint32_t part_shift, uint32_t part_ports);
 enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a);
+/* True while port waits in the line for an entry of this kind (is_write): until a grant,
+ * mc_port_send of such an access answers MC_SEND_WAIT and changes nothing, so a sender may
+ * skip the call. */
+bool mc_port_in_line(const struct mc *m, uint32_t port, bool is_write);
 /* Where the controller puts addr sent through port (the whole map, or the partition's share of
  * port: see above); counts a wrapped address as addrmap_decode does. */
 void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *da);

@@ -773,14 +773,18 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 			l2->twin_refused = true; /* the twin's pop of far_in wakes us */
 		} else if (l2->ch_refused[ch] != now) {
 			struct mc_access ma;
-			enum mc_send res;
+			enum mc_send res = MC_SEND_WAIT;
 
-			memset(&ma, 0, sizeof ma);
-			ma.addr = l2->part != NULL ? slice_hash_local(l2->part, a->addr) : a->addr;
-			ma.is_write = a->is_write;
-			ma.partial = a->partial;
-			ma.ctx = a;
-			res = mc_port_send(l2->mcs[ch], l2->ports[ch], &ma);
+			/* in the controller's line: the send would be refused (mc_port_in_line) */
+			if (!mc_port_in_line(l2->mcs[ch], l2->ports[ch], a->is_write)) {
+				memset(&ma, 0, sizeof ma);
+				ma.addr = l2->part != NULL ? slice_hash_local(l2->part, a->addr)
+							   : a->addr;
+				ma.is_write = a->is_write;
+				ma.partial = a->partial;
+				ma.ctx = a;
+				res = mc_port_send(l2->mcs[ch], l2->ports[ch], &ma);
+			}
 			if (res == MC_SEND_OK) {
 				if (a->is_write)
 					acc_free(l2, a); /* written back: nothing comes back for it */
