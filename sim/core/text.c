@@ -78,16 +78,31 @@ uint64_t text_hash(uint64_t h, const void *data, size_t n)
 	return h;
 }
 
+/* Bytes below 0x20 but the blanks \t..\r, and DEL, are binary. */
+#define B_ TEXT_BINARY
+#define H_ TEXT_HEX
+#define D_ (TEXT_HEX | TEXT_DEC)
+const unsigned char text_char_class[256] = {
+	B_, B_, B_, B_, B_, B_, B_, B_, B_, TEXT_BLANK, TEXT_BLANK, TEXT_BLANK, TEXT_BLANK,
+	TEXT_BLANK, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_, B_,
+	[' '] = TEXT_BLANK,
+	['0'] = D_, ['1'] = D_, ['2'] = D_, ['3'] = D_, ['4'] = D_, ['5'] = D_, ['6'] = D_,
+	['7'] = D_, ['8'] = D_, ['9'] = D_,
+	['a'] = H_, ['b'] = H_, ['c'] = H_, ['d'] = H_, ['e'] = H_, ['f'] = H_,
+	['A'] = H_, ['B'] = H_, ['C'] = H_, ['D'] = H_, ['E'] = H_, ['F'] = H_,
+	[0x7f] = B_,
+};
+#undef B_
+#undef H_
+#undef D_
+
 size_t text_find_binary(const char *buf, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)buf[i];
-
-		if ((ch < 0x20 && !(ch >= '\t' && ch <= '\r')) || ch == 0x7f)
+	for (i = 0; i < len; i++)
+		if (text_char_class[(unsigned char)buf[i]] & TEXT_BINARY)
 			return i;
-	}
 	return len;
 }
 
@@ -107,16 +122,6 @@ void text_line_col(const char *buf, size_t off, unsigned *line, unsigned *col)
 	}
 }
 
-int text_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 char *text_read_file(const char *path, size_t *lenp)
 {

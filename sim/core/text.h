@@ -5,6 +5,7 @@
 #ifndef SIM_TEXT_H
 #define SIM_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,11 +31,28 @@ uint64_t text_hash(uint64_t h, const void *data, size_t n);
  */
 size_t text_find_binary(const char *buf, size_t len);
 
+/* Character classes, by table (the trace readers ask per character of millions of lines). */
+enum { TEXT_BLANK = 1, TEXT_HEX = 2, TEXT_DEC = 4, TEXT_BINARY = 8 };
+extern const unsigned char text_char_class[256];
+
+/* True for the blanks isspace() knows in the C locale: space, \t, \n, \v, \f, \r. */
+static inline bool text_is_blank(char c)
+{
+	return (text_char_class[(unsigned char)c] & TEXT_BLANK) != 0;
+}
+
 /* Line (1-based) and column (1-based) of offset off in buf. */
 void text_line_col(const char *buf, size_t off, unsigned *line, unsigned *col);
 
 /* The value of hexadecimal digit c (either case), or -1. */
-int text_hex_digit(char c);
+static inline int text_hex_digit(char c)
+{
+	unsigned char u = (unsigned char)c, k = text_char_class[u];
+
+	if (!(k & TEXT_HEX))
+		return -1;
+	return (k & TEXT_DEC) ? u - '0' : (u | 0x20) - 'a' + 10;
+}
 
 /* The whole of file path, NUL-terminated (it may hold NULs too: its length is in *lenp, if not
  * NULL); malloc'd. NULL with errno set when it cannot be opened or read (a directory). */

@@ -142,7 +142,7 @@ struct tok {
 
 static bool is_blank(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+	return text_is_blank(c);
 }
 
 /* Splits line at blanks, stopping at '#' if hash_comments. Returns the number of tokens (which

@@ -740,6 +740,28 @@ static void edit_distance_and_suggestions(void **state)
 	assert_null(text_suggest("xyzzy", words, 5));
 }
 
+/* The character tables against the classes spelled out: every byte value. */
+static void char_classes(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < 256; i++) {
+		char c = (char)i;
+		bool blank = i == ' ' || (i >= '\t' && i <= '\r');
+		bool binary = (i < 0x20 && !blank) || i == 0x7f;
+		int hex = i >= '0' && i <= '9' ? i - '0'
+			  : i >= 'a' && i <= 'f' ? i - 'a' + 10
+			  : i >= 'A' && i <= 'F' ? i - 'A' + 10 : -1;
+
+		assert_int_equal(text_is_blank(c), blank);
+		assert_int_equal(text_find_binary(&c, 1), binary ? 0 : 1);
+		assert_int_equal(text_hex_digit(c), hex);
+	}
+	assert_int_equal(text_find_binary("ab\tc\x01d", 6), 4);
+	assert_int_equal(text_find_binary("caf\xc3\xa9\n", 6), 6); /* UTF-8 is text */
+}
+
 static void fnv1a_known_values(void **state)
 {
 	(void)state;
@@ -897,6 +919,7 @@ int main(void)
 		cmocka_unit_test(inconsistent_tables_are_rejected),
 		cmocka_unit_test(shipped_schema_defaults_are_valid),
 		cmocka_unit_test(edit_distance_and_suggestions),
+		cmocka_unit_test(char_classes),
 		cmocka_unit_test(fuzz_findings_are_errors),
 		cmocka_unit_test(fnv1a_known_values),
 		cmocka_unit_test(tree_kinds_and_values),
