@@ -274,11 +274,18 @@ static void drain_backlogs(struct dram_sim *ds, cycle_t now)
 static bool send(struct dram_sim *ds, const struct mc_access *a, cycle_t now)
 {
 	struct backlog *b = &ds->bl[a->da.ch];
+	struct mc *m = ds->mcs[a->da.ch];
 	uint32_t cap = ds->o.frontend_buffer;
 
-	if (b->n == 0 && mc_try_enqueue(ds->mcs[a->da.ch], a)) {
-		accepted(ds, a, now);
-		return true;
+	if (b->n == 0) {
+		if (mc_try_enqueue(m, a)) {
+			accepted(ds, a, now);
+			return true;
+		}
+		if (!mc_has_room(m, a->is_write)) {
+			b->full = true; /* drain_backlogs waits for an entry to free */
+			b->full_gen = mc_room_gen(m);
+		}
 	}
 	if (b->n == cap)
 		return false; /* the controller wakes us when it has room */
