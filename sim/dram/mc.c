@@ -509,7 +509,6 @@ static struct ent *ent_alloc(struct mc *m)
 	return e;
 }
 
-/* Queues e at its bank; arrival is the cycle it reached the controller. */
 /* The bank's cached candidate is gone (its queue or state changed). */
 static void bq_clear(struct pcq *q, uint32_t bank)
 {
@@ -529,6 +528,7 @@ static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
 	q->bound[!writes][bank] = 0;
 }
 
+/* Queues e at its bank; arrival is the cycle it reached the controller. */
 static void queue_ent(struct mc *m, struct ent *e, cycle_t arrival)
 {
 	struct pcq *q = &m->pcs[e->a.da.pc];
