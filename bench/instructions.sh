@@ -1,0 +1,63 @@
+#!/bin/sh
+# instructions.sh - the callgrind table of doc/performance.md: instructions executed (the whole
+# process, start-up included) by two gmsim binaries on the same small runs, and their ratio. On
+# a shared, noisy machine CPU seconds move by up to 25% between minutes; instruction counts do
+# not (they undercount divisions and cache misses, so they complement bench/speed.py's CPU
+# seconds, they do not replace them). A benchmark: it prints figures and checks nothing.
+#   usage: bench/instructions.sh OLD_GMSIM NEW_GMSIM   (from the source folder; needs valgrind)
+# The runs: an A100-class copy of 512 Ki floats, naive transpose n = 256 and a 10 k-load chase;
+# the V100 naive transpose as an Accel-Sim trace (n = 256); 100 k sequential and random 64 B
+# reads on the 16-channel GDDR6 test config and the random ones on the 40-channel HBM2e one.
+# Both binaries run at once (two processes: callgrind is about 50x slower than a plain run).
+set -u
+[ $# -eq 2 ] || { echo "usage: bench/instructions.sh OLD_GMSIM NEW_GMSIM" >&2; exit 2; }
+[ -f configs/default.cfg ] || { echo "instructions.sh: run it from the source folder" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/gmsim-instr.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+T=$work/traces
+python3 tests/trace/gen_traces.py "$T/v100t" --transpose-n 256 --only transpose >/dev/null || exit 2
+awk -v n=100000 'BEGIN { for (i = 0; i < n; i++) printf "0x%x READ %d\n", i * 64, 0 }' >"$T/seq"
+# 2^26 slots of 64 B = 4 GiB, as bench/speed.py's random trace (two draws: awk's rand()).
+awk -v n=100000 'BEGIN { srand(1); for (i = 0; i < n; i++) {
+	slot = int(rand() * 65536) * 1024 + int(rand() * 1024);
+	printf "0x%x READ %d\n", slot * 64, 0 } }' >"$T/rand"
+
+# count GMSIM OUT: one line "name instructions" per run into OUT.
+count() {
+	g=$1 out=$2
+	: >"$out"
+	one() {
+		name=$1
+		shift
+		valgrind --tool=callgrind --callgrind-out-file="$out.$name.cg" "$g" "$@" \
+			>/dev/null 2>&1 || { echo "$name failed" >&2; return; }
+		echo "$name $(awk '/^(summary|totals):/ { print $2; exit }' "$out.$name.cg")" >>"$out"
+	}
+	one "copy n = 512 Ki (A100-class)" run -q -c configs/a100-class.cfg \
+		-w workloads/stream_copy.wl -p n=524288
+	one "naive transpose n = 256 (A100-class)" run -q -c configs/a100-class.cfg \
+		-w workloads/transpose_naive.wl -p n=256
+	one "pointer chase, 10 k loads (A100-class)" run -q -c configs/a100-class.cfg \
+		-w workloads/pointer_chase.wl -p loads=10000
+	one "V100 naive transpose trace, n = 256" run -q -c configs/v100.cfg \
+		--trace "$T/v100t/transpose/kernelslist.g"
+	one "GDDR6 16 ch, 100 k sequential reads" dram -c configs/test/gddr6-16ch.cfg \
+		--trace "$T/seq"
+	one "GDDR6 16 ch, 100 k random reads" dram -c configs/test/gddr6-16ch.cfg --trace "$T/rand"
+	one "HBM2e 40 ch, 100 k random reads" dram -c configs/test/hbm2e-40ch.cfg --trace "$T/rand"
+}
+
+count "$1" "$work/old" &
+count "$2" "$work/new"
+wait
+echo "| run | base | now | base / now |"
+echo "|---|---|---|---|"
+# the name is every field but the last
+awk 'function m(x,   s) { s = sprintf("%.0f", x / 1e6)
+		while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s)
+		return s " M" }
+     NR == FNR { n = $NF; $NF = ""; old[$0] = n; next }
+     { n = $NF; $NF = ""; if ($0 in old)
+	printf "| %s | %s | %s | %.2f |\n", substr($0, 1, length($0) - 1), m(old[$0]), m(n),
+		old[$0] / n }' "$work/old" "$work/new"
