@@ -354,8 +354,16 @@ cycle_t clock_next_edge(const struct clock *c)
 
 cycle_t clock_cycle(const struct clock *c)
 {
-	tick_t now = eventq_now(c->q);
+	tick_t now;
 
+	if (c->in_edge) {
+		/* this domain's own edge (see next_edge_cycle) */
+#ifdef SIM_DEBUG
+		SIM_ASSERT(eventq_now(c->q) == (c->next_unfired - 1) * c->period);
+#endif
+		return c->next_unfired - 1;
+	}
+	now = eventq_now(c->q);
 	if (now != c->memo->tick) {
 		c->memo->tick = now;
 		c->memo->cycle = now / c->period;
