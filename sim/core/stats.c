@@ -114,6 +114,7 @@ static const struct {
 };
 
 struct stats_dist {
+	struct stats *st;        /* its registry: the shapes (dist_hist) */
 	double mean, m2;         /* gsl_rstat_add's running mean and M2 (see the top) */
 	double min, max;         /* of every sample */
 	gsl_histogram *h;        /* [lo, hi) in equal bins, for the quantiles; NULL until the
@@ -156,6 +157,16 @@ struct stats_node {
 	bool has_plain;          /* subtree holds a value without STATS_HOST */
 };
 
+/* The edges of a histogram shape seen before: every histogram of the same bins, lo and hi gets
+ * gsl's uniform edges copied from the first one, not computed and checked again (a GPU run
+ * starts hundreds of 4096-bin histograms of a few shapes). */
+struct dist_shape {
+	size_t bins;
+	double lo, hi;
+	double *range;           /* bins + 1 edges, as gsl_histogram_set_ranges_uniform made them */
+	bool exact_edges;
+};
+
 struct stats {
 	struct stats_entry *ents;
 	size_t nents, cap_ents;
@@ -164,6 +175,8 @@ struct stats {
 	uint32_t nnodes, cap_nodes;
 	uint32_t *slots;         /* node indices, NO_NODE when empty */
 	uint32_t nslots;
+	struct dist_shape *shapes;
+	size_t nshapes;
 };
 
 /* One field's value in a dump snapshot. */
@@ -347,6 +360,9 @@ void stats_destroy(struct stats *st)
 		free(st->ents[i].name);
 		free(st->ents[i].desc);
 	}
+	for (size_t i = 0; i < st->nshapes; i++)
+		free(st->shapes[i].range);
+	free(st->shapes);
 	free(st->ents);
 	free(st->nodes);
 	free(st->slots);
@@ -475,6 +491,7 @@ struct stats_dist *stats_dist(struct stats *st, const char *name, const char *de
 	SIM_ASSERT(bins >= 1);
 	name_check(st, name); /* before d exists, so that a caught assertion leaks nothing */
 	d = xcalloc(1, sizeof *d);
+	d->st = st;
 	d->lo = lo;
 	d->hi = hi;
 	d->bins = bins;
@@ -490,6 +507,8 @@ struct stats_dist *stats_dist(struct stats *st, const char *name, const char *de
  * (the fast bin search). */
 static gsl_histogram *dist_hist(struct stats_dist *d)
 {
+	struct stats *st = d->st;
+	struct dist_shape *sh;
 	size_t i;
 
 	if (d->h != NULL)
@@ -497,11 +516,28 @@ static gsl_histogram *dist_hist(struct stats_dist *d)
 	d->h = gsl_histogram_alloc(d->bins);
 	if (d->h == NULL)
 		sim_panic("stats: out of memory for a distribution (%zu bins)", d->bins);
+	for (i = 0; i < st->nshapes; i++) {
+		sh = &st->shapes[i];
+		if (sh->bins == d->bins && sh->lo == d->lo && sh->hi == d->hi) {
+			if (gsl_histogram_set_ranges(d->h, sh->range, d->bins + 1) != GSL_SUCCESS)
+				sim_panic("stats: cannot set the ranges of a distribution");
+			d->exact_edges = sh->exact_edges;
+			return d->h;
+		}
+	}
 	if (gsl_histogram_set_ranges_uniform(d->h, d->lo, d->hi) != GSL_SUCCESS)
 		sim_panic("stats: cannot set the ranges of a distribution");
 	d->exact_edges = d->width > 0.0 && isfinite(d->inv_width) && d->h->range[d->bins] == d->hi;
 	for (i = 0; d->exact_edges && i <= d->bins; i++)
 		d->exact_edges = d->h->range[i] == dist_edge(d, i);
+	st->shapes = xreallocarray(st->shapes, st->nshapes + 1, sizeof *st->shapes);
+	sh = &st->shapes[st->nshapes++];
+	sh->bins = d->bins;
+	sh->lo = d->lo;
+	sh->hi = d->hi;
+	sh->range = xreallocarray(NULL, d->bins + 1, sizeof *sh->range);
+	memcpy(sh->range, d->h->range, (d->bins + 1) * sizeof *sh->range);
+	sh->exact_edges = d->exact_edges;
 	return d->h;
 }
 

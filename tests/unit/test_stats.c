@@ -657,54 +657,58 @@ static double ref_quantile(const gsl_histogram *h, double lo, uint64_t under, ui
 
 /* stats_dist_add finds bins by arithmetic where the edges allow (see stats.c): every field must
  * equal, bit for bit, what gsl_rstat and gsl_histogram_increment give,
- * for bin layouts the units use (exact edges) and ones where gsl's edges round (searched). */
+ * for bin layouts the units use (exact edges) and ones where gsl's edges round (searched).
+ * Each layout runs twice: the second distribution of a shape takes its edges from the first
+ * (the registry's shapes), and must agree with gsl as well. */
 static void test_dist_matches_gsl(void **state)
 {
-	static const struct { double lo, hi; size_t bins; } lay[] = {
+	static const struct layout { double lo, hi; size_t bins; } lays[] = {
 		{ 0, 20000, 20000 }, { 0, 8192, 1024 }, { 1, 33, 32 }, { 0, 1024, 1024 },
 		{ 0.1, 0.3, 7 }, { 0, 1000, 7 }, { -5, 5, 3 }, { 10, 20, 10 },
 	};
+	const size_t nlays = sizeof lays / sizeof lays[0];
 	struct stats *st = *state;
 	unsigned seed = 12345;
 
-	for (size_t k = 0; k < sizeof lay / sizeof lay[0]; k++) {
+	for (size_t k = 0; k < 2 * nlays; k++) {
+		const struct layout *lay = &lays[k % nlays];
 		struct stats_dist *d;
 		gsl_rstat_workspace *rs = gsl_rstat_alloc();
-		gsl_histogram *h = gsl_histogram_alloc(lay[k].bins);
+		gsl_histogram *h = gsl_histogram_alloc(lay->bins);
 		uint64_t under = 0, over = 0, n = 0;
-		double span = lay[k].hi - lay[k].lo, got;
+		double span = lay->hi - lay->lo, got;
 		char name[32];
 
 		snprintf(name, sizeof name, "m%zu", k);
-		d = stats_dist(st, name, "", lay[k].lo, lay[k].hi, lay[k].bins);
-		gsl_histogram_set_ranges_uniform(h, lay[k].lo, lay[k].hi);
+		d = stats_dist(st, name, "", lay->lo, lay->hi, lay->bins);
+		gsl_histogram_set_ranges_uniform(h, lay->lo, lay->hi);
 		for (int i = 0; i < 20000; i++) {
 			double x;
 
 			seed = seed * 1103515245u + 12345u;
 			switch (i % 4) {
 			case 0: /* integers around the range */
-				x = floor(lay[k].lo - span / 10 + (seed >> 8) % (unsigned)(span * 1.2 + 2));
+				x = floor(lay->lo - span / 10 + (seed >> 8) % (unsigned)(span * 1.2 + 2));
 				break;
 			case 1: /* fractions */
-				x = lay[k].lo - span / 10 + (double)(seed >> 4) / 268435456.0 * span * 1.2;
+				x = lay->lo - span / 10 + (double)(seed >> 4) / 268435456.0 * span * 1.2;
 				break;
 			case 2: /* the edges and their neighbours */
-				x = lay[k].lo + span * (double)((seed >> 8) % (lay[k].bins + 1)) /
-						    (double)lay[k].bins;
+				x = lay->lo + span * (double)((seed >> 8) % (lay->bins + 1)) /
+						    (double)lay->bins;
 				if (seed & 1)
 					x = nextafter(x, (seed & 2) ? INFINITY : -INFINITY);
 				break;
 			default:
-				x = (seed & 0x10000) ? lay[k].hi : lay[k].lo;
+				x = (seed & 0x10000) ? lay->hi : lay->lo;
 				break;
 			}
 			stats_dist_add(d, x);
 			gsl_rstat_add(x, rs);
 			n++;
-			if (x < lay[k].lo)
+			if (x < lay->lo)
 				under++;
-			else if (x >= lay[k].hi || gsl_histogram_increment(h, x) != GSL_SUCCESS)
+			else if (x >= lay->hi || gsl_histogram_increment(h, x) != GSL_SUCCESS)
 				over++;
 		}
 		snprintf(name, sizeof name, "m%zu.mean", k);
@@ -722,7 +726,7 @@ static void test_dist_matches_gsl(void **state)
 		assert_int_equal(stats_dist_count(d), n);
 		for (int q = 0; q <= 1000; q++)
 			assert_true(stats_dist_quantile(d, q / 1000.0) ==
-				    ref_quantile(h, lay[k].lo, under, n, gsl_rstat_min(rs),
+				    ref_quantile(h, lay->lo, under, n, gsl_rstat_min(rs),
 						 gsl_rstat_max(rs), q / 1000.0));
 		gsl_histogram_free(h);
 		gsl_rstat_free(rs);
