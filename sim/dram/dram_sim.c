@@ -245,6 +245,16 @@ static void accepted(struct dram_sim *ds, const struct mc_access *a, cycle_t now
 	}
 }
 
+/* After m refused an access of this kind: if for lack of entries (not its per-cycle budget), the
+ * channel is full until mc_room_gen changes, and drain_backlogs does not ask before. */
+static void note_full(struct backlog *b, const struct mc *m, bool is_write)
+{
+	if (!mc_has_room(m, is_write)) {
+		b->full = true;
+		b->full_gen = mc_room_gen(m);
+	}
+}
+
 /* Hands held-back accesses to their controllers, oldest first per channel. */
 static void drain_backlogs(struct dram_sim *ds, cycle_t now)
 {
@@ -263,10 +273,8 @@ static void drain_backlogs(struct dram_sim *ds, cycle_t now)
 			b->n--;
 			ds->bl_total--;
 		}
-		if (b->n != 0 && !mc_has_room(m, b->a[b->head].is_write)) {
-			b->full = true;
-			b->full_gen = mc_room_gen(m);
-		}
+		if (b->n != 0)
+			note_full(b, m, b->a[b->head].is_write);
 	}
 }
 
@@ -282,10 +290,7 @@ static bool send(struct dram_sim *ds, const struct mc_access *a, cycle_t now)
 			accepted(ds, a, now);
 			return true;
 		}
-		if (!mc_has_room(m, a->is_write)) {
-			b->full = true; /* drain_backlogs waits for an entry to free */
-			b->full_gen = mc_room_gen(m);
-		}
+		note_full(b, m, a->is_write);
 	}
 	if (b->n == cap)
 		return false; /* the controller wakes us when it has room */

@@ -140,11 +140,6 @@ struct tok {
 	size_t len;
 };
 
-static bool is_blank(char c)
-{
-	return text_is_blank(c);
-}
-
 /* Splits line at blanks, stopping at '#' if hash_comments. Returns the number of tokens (which
  * may exceed max; only max are stored). */
 static size_t tokenize(const char *line, bool hash_comments, struct tok *toks, size_t max)
@@ -153,13 +148,13 @@ static size_t tokenize(const char *line, bool hash_comments, struct tok *toks, s
 	size_t n = 0;
 
 	for (;;) {
-		while (is_blank(*p))
+		while (text_is_blank(*p))
 			p++;
 		if (*p == '\0' || (hash_comments && *p == '#'))
 			return n;
 		if (n < max)
 			toks[n].s = p;
-		while (*p != '\0' && !is_blank(*p) && !(hash_comments && *p == '#'))
+		while (*p != '\0' && !text_is_blank(*p) && !(hash_comments && *p == '#'))
 			p++;
 		if (n < max)
 			toks[n].len = (size_t)(p - toks[n].s);
@@ -376,10 +371,10 @@ static void quote_line(const char *line, char *out, size_t size)
 {
 	size_t len;
 
-	while (is_blank(*line))
+	while (text_is_blank(*line))
 		line++;
 	len = strlen(line);
-	while (len > 0 && is_blank(line[len - 1]))
+	while (len > 0 && text_is_blank(line[len - 1]))
 		len--;
 	if (len > DRAM_TRACE_QUOTE_MAX)
 		snprintf(out, size, "%.*s...", DRAM_TRACE_QUOTE_MAX, line);
@@ -475,7 +470,7 @@ static int read_line(struct dram_trace *t, struct sim_err *err)
 			return trace_fail(t, err, "the file ends inside this line (no newline after "
 					  "\"%.*s\"): truncated? End a complete last line with a "
 					  "newline", (int)(len < 64 ? len : 64), t->buf);
-		for (p = t->buf; is_blank(*p); p++)
+		for (p = t->buf; text_is_blank(*p); p++)
 			;
 		if (*p != '\0' && *p != '#')
 			return 1;
