@@ -12,7 +12,7 @@
 G=configs/test/gddr6-16ch.cfg
 H=configs/test/hbm2e-40ch.cfg
 D=tests/data/dram
-plan 76
+plan 79
 
 note() { printf '# %s\n' "$*"; }
 
@@ -87,6 +87,16 @@ expect_match "cycle going backwards: file:line and why" \
 	"^gmsim: error: $D/backwards\\.trace:4: cycle 11 is before cycle 12 " "$err"
 expect_match "cycle going backwards: the 3 records before it are reported" \
 	'^run: 3 requests \(2 reads, 1 writes\)' "$out"
+
+# A NUL byte inside a record (the reader cuts lines out of 64 KiB blocks itself, NULs and all).
+printf '0x0 READ 0\n0x40 READ 1\n0x80 RE\000AD 2\n0xc0 READ 3\n' >"$tap_tmp/nul.trace"
+run_gmsim dram -c $G --trace "$tap_tmp/nul.trace"
+expect_eq "NUL byte in a line exits 1" 1 "$rc"
+expect_eq "NUL byte: file:line and the byte's column" \
+	"gmsim: error: $tap_tmp/nul.trace:3: binary data (byte 0x00 at column 8): not a text trace" \
+	"$err"
+expect_match "NUL byte: the 2 records before it are reported" \
+	'^run: 2 requests \(2 reads, 0 writes\)' "$out"
 
 # ---------------------------------------------------------------------------------------------
 # The DRAM group of the statistics contract.
