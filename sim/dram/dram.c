@@ -9,6 +9,12 @@
  * pseudo-channel. dram_earliest is then a maximum of three numbers plus the windows and the bus:
  * O(1) for every command but REFab, which looks at every bank of its pseudo-channel.
  *
+ * Raised stamps: the last cycle at which an issued command raised a command's bound shared by
+ * several banks (pseudo-channel or bank group, an activate window for ACT). A bank's own bound
+ * changes only with commands to that bank, so an answer of dram_earliest_bank stays right, but
+ * for the command bus, until a command to the bank or a stamp at or after it (dram_still_ready):
+ * the controller keeps a ready candidate's answer without asking again.
+ *
  * Invariants (dram_chan_check)
  *   - a pseudo-channel's open-bank count equals the number of its banks with a row open;
  *   - the tFAW ring holds the last four ACT cycles of the pseudo-channel, oldest at ring[idx];
@@ -44,6 +50,8 @@ struct pchan {
 	cycle_t aw32[AW32_ACTS];
 	uint32_t aw32_idx;
 	uint32_t open_banks;
+	cycle_t raised[DRAM_CMD_COUNT]; /* last cycle a command's shared bound or window rose */
+	cycle_t *bg_raised;             /* [bank group][cmd]: the same for the group's bound */
 };
 
 /* One expanded rule: after the command owning the list, `next` waits `lat` at `scope`. */
@@ -126,6 +134,7 @@ struct dram_chan *dram_chan_create(const struct dram_spec *s, uint32_t id)
 
 		pc->banks = xcalloc(s->banks, sizeof *pc->banks);
 		pc->bg_next = xcalloc((size_t)s->bank_groups * DRAM_CMD_COUNT, sizeof(cycle_t));
+		pc->bg_raised = xcalloc((size_t)s->bank_groups * DRAM_CMD_COUNT, sizeof(cycle_t));
 		for (b = 0; b < s->banks; b++)
 			pc->banks[b].row = DRAM_ROW_NONE;
 		for (k = 0; k < FAW_ACTS; k++)
@@ -170,6 +179,7 @@ void dram_chan_destroy(struct dram_chan *c)
 	for (p = 0; p < c->s->pcs; p++) {
 		free(c->pcs[p].banks);
 		free(c->pcs[p].bg_next);
+		free(c->pcs[p].bg_raised);
 	}
 	for (k = 0; k < DRAM_CMD_COUNT; k++)
 		free(c->xr[k]);
@@ -310,6 +320,25 @@ static void raise(cycle_t *slot, cycle_t v)
 		*slot = v;
 }
 
+/* raise, stamping *stamp with now if the bound rose. */
+static void raise_shared(cycle_t *slot, cycle_t v, cycle_t *stamp, cycle_t now)
+{
+	if (v > *slot) {
+		*slot = v;
+		*stamp = now;
+	}
+}
+
+bool dram_still_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pcx, uint32_t bank,
+		      cycle_t since, cycle_t now)
+{
+	const struct pchan *pc = &c->pcs[pcx];
+
+	return pc->raised[cmd] < since &&
+	       pc->bg_raised[c->bank_bg[bank] * DRAM_CMD_COUNT + cmd] < since &&
+	       dram_bus_free(c, cmd) <= now;
+}
+
 /* The implied precharge of RDA/WRA: not before tRAS after the ACT. Its tRP then bounds ACT and
  * refresh of the bank. */
 static void auto_precharge(const struct dram_chan *c, struct bank *bk, cycle_t pre_at)
@@ -345,18 +374,21 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 			} else { /* REFab binds every bank */
 				for (b = 0; b < s->banks; b++)
 					raise(&pc->banks[b].next[x->next], v);
+				pc->raised[x->next] = now;
 			}
 			break;
 		case DRAM_SCOPE_BG:
 			if (bk != NULL) {
-				raise(&pc->bg_next[a->bg * DRAM_CMD_COUNT + x->next], v);
+				raise_shared(&pc->bg_next[a->bg * DRAM_CMD_COUNT + x->next], v,
+					     &pc->bg_raised[a->bg * DRAM_CMD_COUNT + x->next], now);
 			} else {
 				for (b = 0; b < s->bank_groups; b++)
 					raise(&pc->bg_next[b * DRAM_CMD_COUNT + x->next], v);
+				pc->raised[x->next] = now;
 			}
 			break;
 		default:
-			raise(&pc->next[x->next], v);
+			raise_shared(&pc->next[x->next], v, &pc->raised[x->next], now);
 			break;
 		}
 	}
@@ -369,6 +401,7 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 		pc->faw_idx = (pc->faw_idx + 1) % FAW_ACTS;
 		pc->aw32[pc->aw32_idx] = now;
 		pc->aw32_idx = (pc->aw32_idx + 1) % AW32_ACTS;
+		pc->raised[DRAM_CMD_ACT] = now; /* the windows moved */
 		break;
 	case DRAM_CMD_PRE:
 		bk->row = DRAM_ROW_NONE;

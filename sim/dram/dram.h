@@ -106,6 +106,13 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 cycle_t dram_act_bank_bound(const struct dram_chan *c, const struct dram_addr *a);
 /* Earliest cycle the command bus used by cmd is free. */
 cycle_t dram_bus_free(const struct dram_chan *c, enum dram_cmd cmd);
+/* Whether an answer of dram_earliest_bank for cmd to bank (flat index) of pseudo-channel pc,
+ * given at cycle since and at most now, still is: no command issued at or after since raised
+ * cmd's bounds shared with the bank (its pseudo-channel's or bank group's, or for ACT an
+ * activate window) and the command bus is free at now. The caller knows that no command went to
+ * the bank itself since (that changes the bank's own bounds and row). */
+bool dram_still_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pc, uint32_t bank,
+		      cycle_t since, cycle_t now);
 
 /* Registers <prefix>.pc<P>.b<B>.bursts and .acts for every bank. */
 void dram_chan_register_stats(struct dram_chan *c, struct stats *st, const char *prefix);

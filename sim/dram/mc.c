@@ -176,6 +176,7 @@ struct bankq {
 	 * meanwhile, because commands only ever raise the device's earliest cycles: a pass skips
 	 * the bank until then, and afterwards only re-times the candidate. */
 	struct mc_cand cand;
+	cycle_t timed;        /* the pass that computed cand.earliest (bq_set) */
 	bool lb_valid;
 	bool lb_writes;       /* the direction it was computed for */
 };
@@ -516,12 +517,14 @@ static void bq_clear(struct pcq *q, uint32_t bank)
 	q->bound[0][bank] = q->bound[1][bank] = 0;
 }
 
-/* The bank's cached candidate (valid for direction writes) has earliest cycle t. */
-static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
+/* The bank's cached candidate (valid for direction writes) has earliest cycle t, computed at
+ * cycle now. */
+static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t, cycle_t now)
 {
 	struct bankq *bq = &q->banks[bank];
 
 	bq->cand.earliest = t;
+	bq->timed = now;
 	bq->lb_valid = true;
 	bq->lb_writes = writes;
 	q->bound[writes][bank] = t;
@@ -1246,9 +1249,22 @@ static bool needs_prepare(const struct mc *m, const struct mc_cand *c)
 	       !((const struct ent *)c->entry)->prepared;
 }
 
+/* Whether the bank's cached candidate, whose earliest cycle has come, is still ready without
+ * asking the device: no command since it was timed raised its command's shared bounds (nor went
+ * to the bank: that clears it), and the command bus is free. Its stored earliest cycle is then
+ * older than a fresh answer, which nothing reads: the pick and next_pass only compare a ready
+ * candidate's cycle with now, and issue's activate-window test gives the same answer for both
+ * (the bus term cancels). */
+static bool bq_still_ready(const struct mc *m, const struct bankq *bq, uint32_t b, cycle_t now)
+{
+	const struct mc_cand *c = &bq->cand;
+
+	return c->cmd != DRAM_CMD_REFAB && dram_still_ready(m->dram, c->cmd, c->pc, b, bq->timed, now);
+}
+
 /* Uses the bank's cached candidate: returns false if there is none for this direction; else
  * either skips the bank (its bound is in the future: next lowered to it) or appends the
- * candidate re-timed. */
+ * candidate, re-timed unless it is still ready (bq_still_ready). */
 static bool bq_cached(struct mc *m, struct pcq *q, uint32_t b, bool writes, cycle_t now,
 		      cycle_t *next, size_t *n)
 {
@@ -1261,7 +1277,15 @@ static bool bq_cached(struct mc *m, struct pcq *q, uint32_t b, bool writes, cycl
 			*next = bq->cand.earliest;
 		return true;
 	}
-	bq_set(q, b, writes, cand_earliest(m, &bq->cand));
+	if (bq_still_ready(m, bq, b, now)) {
+#ifdef SIM_DEBUG
+		SIM_ASSERT(cand_earliest(m, &bq->cand) <= now);
+#endif
+		SIM_ASSERT(*n < m->ncands_max);
+		m->cands[(*n)++] = bq->cand;
+		return true;
+	}
+	bq_set(q, b, writes, cand_earliest(m, &bq->cand), now);
 	if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
 		/* not ready after all: the same as a bound in the future (no pick reads it) */
 		if (bq->cand.earliest < *next)
@@ -1335,7 +1359,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 			struct bankq *bq = &q->banks[b];
 
 			bq->cand = m->cands[before];
-			bq_set(q, b, writes, bq->cand.earliest);
+			bq_set(q, b, writes, bq->cand.earliest, now);
 			if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
 				/* cached, and not a candidate this pass (as bq_cached does) */
 				if (bq->cand.earliest < *next)

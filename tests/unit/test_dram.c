@@ -10,7 +10,8 @@
  *   c. the tFAW and t32AW windows;
  *   d. command buses: HBM row and column buses, the 2-cycle ACT, GDDR6's single bus;
  *   e. the implied precharge of RDA/WRA honours tRAS;
- *   f. long random legal streams checked by dram_check, and the checker's own mutation tests.
+ *   f. long random legal streams checked by dram_check, and the checker's own mutation tests;
+ *      in them, every answer dram_still_ready keeps is checked against a fresh dram_earliest.
  */
 #include "config.h"
 
@@ -1387,9 +1388,19 @@ static bool state_forbids(const struct dram_chan *c, enum dram_cmd cmd, const st
  * ACT, now and then REFpb). Every tREFI a pseudo-channel drains: PREs only, then REFab. A command
  * is issued only when dram_can_issue says so; the checker sees every one.
  */
+/* An answer of dram_earliest for (pc, bank, cmd) and the cycle it was given: what a controller
+ * caches, valid until a command goes to the bank. */
+struct memo {
+	cycle_t since, answer;
+	uint32_t row;
+	bool valid;
+};
+
 static void random_run(enum dram_standard std, double rate, uint64_t want, uint64_t seed)
 {
 	const uint32_t ch = 2;
+	struct memo *memo;
+	uint64_t kept = 0, stale = 0;
 	struct dram_spec s;
 	struct dram_chan *c;
 	struct dram_check *k;
@@ -1405,6 +1416,8 @@ static void random_run(enum dram_standard std, double rate, uint64_t want, uint6
 	c = dram_chan_create(&s, ch);
 	k = dram_check_create(&s);
 	dram_chan_set_hook(c, dram_check_hook, k);
+	memo = calloc((size_t)s.pcs * s.banks * DRAM_CMD_COUNT, sizeof *memo);
+	assert_non_null(memo);
 	for (p = 0; p < s.pcs; p++)
 		refresh_due[p] = s.t[DRAM_T_REFI] * (p + 1) / s.pcs;
 	t0 = now_s();
@@ -1439,6 +1452,25 @@ static void random_run(enum dram_standard std, double rate, uint64_t want, uint6
 				cmd = rnd_below(&rng, 24) == 0 ? REFPB : A;
 			}
 			e = dram_earliest(c, cmd, &a);
+			if (cmd != REFAB) {
+				struct memo *mo = &memo[((size_t)a.pc * s.banks + bank) * DRAM_CMD_COUNT +
+							cmd];
+
+				/* a kept ready answer is still ready; a stale one is asked again */
+				if (mo->valid && mo->row == a.row && mo->answer <= now) {
+					if (dram_still_ready(c, cmd, a.pc, bank, mo->since, now)) {
+						if (e > now)
+							fail_msg("%s to b%u at %" PRIu64 ": kept as ready"
+								 " since %" PRIu64 ", earliest %" PRIu64,
+								 dram_cmd_name(cmd), bank, now,
+								 mo->since, e);
+						kept++;
+					} else {
+						stale++;
+					}
+				}
+				*mo = (struct memo){ now, e, a.row, true };
+			}
 			if ((e == CYCLE_NEVER) != state_forbids(c, cmd, &a))
 				fail_msg("%s to b%u at %" PRIu64 ": earliest %" PRIu64
 					 " disagrees with the bank state", dram_cmd_name(cmd), bank,
@@ -1454,6 +1486,10 @@ static void random_run(enum dram_standard std, double rate, uint64_t want, uint6
 			}
 			dram_issue(c, cmd, &a, now);
 			issued++;
+			/* the bank's own bounds and row changed (REFab: every bank's) */
+			for (p = 0; p < s.banks * DRAM_CMD_COUNT; p++)
+				if (cmd == REFAB || p / DRAM_CMD_COUNT == bank)
+					memo[(size_t)a.pc * s.banks * DRAM_CMD_COUNT + p].valid = false;
 			if (cmd == REFAB) {
 				drain[a.pc] = false;
 				refresh_due[a.pc] = now + s.t[DRAM_T_REFI];
@@ -1475,6 +1511,11 @@ static void random_run(enum dram_standard std, double rate, uint64_t want, uint6
 	assert_int_equal(st->data_cycles, cols * s.burst_cycles);
 	assert_int_equal(dram_check_commands(k), issued);
 	assert_clean(k);
+	/* both outcomes are exercised, many times */
+	assert_true(kept > 10000 && stale > 10000);
+	printf("# %s: %" PRIu64 " ready answers kept, %" PRIu64 " asked again\n", s.std_name, kept,
+	       stale);
+	free(memo);
 	printf("# random %s %.1f Gb/s: %" PRIu64 " commands (ACT %" PRIu64 ", PRE %" PRIu64
 	       ", RD %" PRIu64 ", WR %" PRIu64 ", RDA %" PRIu64 ", WRA %" PRIu64 ", REFab %" PRIu64
 	       ", REFpb %" PRIu64 ") in %" PRIu64 " cycles, %" PRIu64 " refused early, %" PRIu64
