@@ -186,6 +186,11 @@ const struct cfg_field l2_fields[] = {
 		      "across the partition link each way (near slice -> home slice, and its data "
 		      "back); the home slice's own lookup and the near slice's fill and reply add "
 		      "their latencies as for any access"),
+	CFG_U32_FIELD(P, partial_write_cycles, 0, 1000, "0",
+		      "L2 cycles a store holds the slice's lookups, beyond its own lookup, for each "
+		      "sector it writes only some bytes of: the data array reads the sector, merges "
+		      "the bytes and writes it back with its ECC (a read-modify-write); 0: a partial "
+		      "write costs what a full one does"),
 };
 #undef P
 const size_t l2_nfields = sizeof l2_fields / sizeof l2_fields[0];
@@ -296,6 +301,8 @@ struct l2 {
 	const struct slice_hash *home; /* home slice of an address */
 	uint32_t part_base, part_slices; /* this partition's slices */
 	bool far_first;           /* far_in is looked up first this cycle (they alternate) */
+	cycle_t lookup_free;      /* the first cycle lookups may go on (a partial write holds
+				   * them: partial_write_cycles) */
 	bool twin_refused;        /* twin_in was full at the last drain (its pop wakes us) */
 	uint64_t fill_gen;        /* fills so far (they change the cache and the MSHR) */
 	uint64_t inside;          /* accepted requests not yet pushed on reply_out */
@@ -506,6 +513,43 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
 
 /* A store (write-allocate without fetch): it needs a reply slot for its ack and, for an absent
  * line, room in the miss queue for a victim's write-backs. */
+/* Sectors of a line that bytes covers in part: some but not all of their bytes. */
+static uint32_t partial_sectors(const struct cache_bytes *bytes, uint32_t line_bytes,
+				uint32_t sector_bytes)
+{
+	uint32_t s, off, n = 0;
+
+	for (s = 0; s < line_bytes / sector_bytes; s++) {
+		uint32_t set = 0;
+
+		for (off = s * sector_bytes; off < (s + 1) * sector_bytes; off += 64) {
+			uint32_t width = sector_bytes < 64 ? sector_bytes : 64;
+			uint64_t w = bytes->w[off / 64] >> (off % 64);
+
+			if (width < 64)
+				w &= (1ull << width) - 1;
+			set += (uint32_t)__builtin_popcountll(w);
+		}
+		n += set != 0 && set != sector_bytes;
+	}
+	return n;
+}
+
+/* A store that wrote some sectors in part holds the lookups partial_write_cycles per such
+ * sector after its own (the data array's read-modify-write of each). */
+static void hold_for_partial(struct l2 *l2, const struct cache_bytes *bytes, cycle_t now)
+{
+	uint32_t n;
+
+	if (l2->p.partial_write_cycles == 0)
+		return;
+	n = partial_sectors(bytes, l2->g->line_bytes, l2->g->sector_bytes);
+	if (n == 0)
+		return;
+	l2->st.partial_writes += n;
+	l2->lookup_free = now + 1 + (cycle_t)n * l2->p.partial_write_cycles;
+}
+
 static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 				  const struct cache_lookup *lk, const struct cache_bytes *bytes,
 				  cycle_t visible, cycle_t now)
@@ -524,6 +568,7 @@ static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 	}
 	req_enter(r, MEM_STAGE_L2_ACCESS, clock_tick_of(l2->clk, visible));
 	cache_write(l2->c, line, bytes);
+	hold_for_partial(l2, bytes, now);
 	/* A store hits when its line is present (the bytes it writes need not be: write-allocate
 	 * without fetch), as the statistic's description and Nsight's write lookup hits count it. */
 	level_count(&l2->st.lv, lk->outcome == CACHE_LINE_MISS ? CACHE_LINE_MISS : CACHE_HIT);
@@ -616,7 +661,7 @@ static uint32_t lookups_from(struct l2 *l2, struct link *in, struct level_head *
 		struct mem_req *r = link_peek(in);
 		enum level_stall why;
 
-		if (r == NULL)
+		if (r == NULL || l2->lookup_free > now)
 			break;
 		if (level_head_same(h, r, l2->fill_gen, l2->mq_n, true)) {
 			/* Same inputs, same refusal (see the top): charge it, keep the reason. */
@@ -644,6 +689,8 @@ static void l2_lookups(struct l2 *l2, cycle_t now)
 {
 	uint32_t n = l2->p.lookups_per_cycle;
 
+	if (l2->lookup_free > now)
+		return; /* a partial write's read-modify-write holds them */
 	if (l2->far_in == NULL) {
 		lookups_from(l2, l2->in, &l2->head, n, now);
 		return;
@@ -827,8 +874,8 @@ static cycle_t min_cycle(cycle_t a, cycle_t b)
 
 /* When the head of in (h its state) may be looked up again: room says whether the queue of its
  * reply may have room again. */
-static cycle_t head_wake(const struct l2 *l2, const struct link *in, const struct level_head *h,
-			 bool room, cycle_t now)
+static cycle_t head_answer(const struct l2 *l2, const struct link *in, const struct level_head *h,
+			   bool room, cycle_t now)
 {
 	cycle_t c = link_head_ready(in);
 
@@ -850,6 +897,16 @@ static cycle_t head_wake(const struct l2 *l2, const struct link *in, const struc
 		 * wakes us). */
 		return CYCLE_NEVER;
 	}
+}
+
+/* When the head of in can be looked up next: head_answer, not before a partial write's hold
+ * ends (lookup_free). */
+static cycle_t head_wake(const struct l2 *l2, const struct link *in, const struct level_head *h,
+			 bool room, cycle_t now)
+{
+	cycle_t c = head_answer(l2, in, h, room, now);
+
+	return c != CYCLE_NEVER && c < l2->lookup_free ? l2->lookup_free : c;
 }
 
 /* Sleeps until the next cycle anything can happen here; stays awake if that is the next one. */
@@ -925,6 +982,8 @@ static void register_stats(struct l2 *l2, struct stats *st, const char *prefix)
 		C(dram_reads, "32 B reads sent to DRAM"),
 		C(writebacks, "dirty sectors written back to DRAM"),
 		C(writebacks_partial, "of those, sectors with only some bytes written"),
+		C(partial_writes, "sectors stores wrote only some bytes of (each held the lookups "
+				  "partial_write_cycles; counted only when that is set)"),
 		C(mq_refusals, "miss-queue accesses refused by a memory controller (per attempt)"),
 		C(replies, "replies pushed to the crossbar"),
 		C(reply_stalls, "cycles the crossbar refused a ready reply"),

@@ -60,11 +60,12 @@ struct l2_params {
 	uint32_t store_ack_cycles;    /* store visible -> ack pushed (0: hit_latency_cycles) */
 	uint32_t miss_queue;          /* 32 B accesses (reads and write-backs) waiting for the MCs */
 	uint32_t far_latency_cycles;  /* partition link, each way (gpu.l2_partitions = 2) */
+	uint32_t partial_write_cycles; /* lookups held per sector a store writes only in part */
 };
 
 extern const struct cfg_field l2_fields[];
 extern const size_t l2_nfields;
-#define L2_NFIELDS 7 /* entries of l2_fields[] (checked in the .c) */
+#define L2_NFIELDS 8 /* entries of l2_fields[] (checked in the .c) */
 
 /* What the field ranges cannot check: cache_params_check of p->cache (as "<group>.cache"),
  * lines of at most 128 B (the width of mem_req.byte_mask), and a miss queue that holds one
@@ -87,6 +88,7 @@ struct l2_stats {
 	uint64_t dram_reads;      /* 32 B reads sent to the MCs (not to the twin: far_reads) */
 	uint64_t writebacks;      /* dirty sectors written back to DRAM */
 	uint64_t writebacks_partial; /* of those, sectors with only some bytes written */
+	uint64_t partial_writes;  /* sectors stores wrote only in part (partial_write_cycles) */
 	uint64_t mq_refusals;     /* controller refusals (per channel and cycle waited) */
 	uint64_t replies;         /* replies pushed on reply_out */
 	uint64_t reply_stalls;    /* cycles reply_out refused a ready reply */

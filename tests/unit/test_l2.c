@@ -660,6 +660,51 @@ static void test_partial_write_read(void **state)
 	assert_int_equal(stat(e, "l2.line_misses"), 1);
 }
 
+/* l2.partial_write_cycles = 3: a store that writes part of two sectors (bytes 24-39: the last 8
+ * of sector 0, the first 8 of sector 1) holds the lookups 2 x 3 cycles after its own; one that
+ * writes whole sectors does not. */
+static void test_partial_write_hold(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t st, ld, full, ld2;
+
+	e->p.partial_write_cycles = 3;
+	env_start(e);
+	/* both visible at 11: the store is looked up at 11 and holds the lookups until 11 + 1 +
+	 * 6 = 18; the load (a hit on the written bytes 24-27) is looked up at 18, its reply
+	 * pushed at 118 and popped at 119 (without the hold: looked up at 12, popped at 113) */
+	st = issue_at(e, 10, MEM_REQ_STORE, 0x3000, 0x3, 24, 16);
+	ld = issue_at(e, 10, MEM_REQ_LOAD, 0x3000, 0x1, 24, 4);
+	/* whole sectors 2 and 3 (bytes 64-127) at 200, then a load of them: looked up at 202 */
+	full = issue_at(e, 200, MEM_REQ_STORE, 0x3000, 0xc, 64, 64);
+	ld2 = issue_at(e, 200, MEM_REQ_LOAD, 0x3000, 0xc, 64, 64);
+	run_all(e, true);
+	assert_int_equal(e->reply_at[st], 10 + 1 + 100 + 1);
+	assert_int_equal(e->reply_at[ld], 18 + 100 + 1);
+	assert_int_equal(e->reply_at[full], 200 + 1 + 100 + 1);
+	assert_int_equal(e->reply_at[ld2], 202 + 100 + 1);
+	assert_int_equal(e->ndram, 0);
+	assert_int_equal(stat(e, "l2.partial_writes"), 2);
+	/* the first store allocates the line; the second store and both loads hit */
+	assert_int_equal(stat(e, "l2.line_misses"), 1);
+	assert_int_equal(stat(e, "l2.hits"), 3);
+}
+
+/* The same store with partial_write_cycles = 0 (the default) costs one lookup and counts no
+ * partial write. */
+static void test_partial_write_off(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t ld;
+
+	env_start(e);
+	issue_at(e, 10, MEM_REQ_STORE, 0x3000, 0x3, 24, 16);
+	ld = issue_at(e, 10, MEM_REQ_LOAD, 0x3000, 0x1, 24, 4);
+	run_all(e, true);
+	assert_int_equal(e->reply_at[ld], 12 + 100 + 1);
+	assert_int_equal(stat(e, "l2.partial_writes"), 0);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * h, i. Conservation and determinism
  */
@@ -1267,6 +1312,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_merge_limit, env_free),
 		cmocka_unit_test_teardown(test_dirty_eviction, env_free),
 		cmocka_unit_test_teardown(test_partial_write_read, env_free),
+		cmocka_unit_test_teardown(test_partial_write_hold, env_free),
+		cmocka_unit_test_teardown(test_partial_write_off, env_free),
 		cmocka_unit_test_teardown(test_conservation, env_free),
 		cmocka_unit_test_teardown(test_conservation_store_ack, env_free),
 		cmocka_unit_test_teardown(test_conservation_hot, env_free),
