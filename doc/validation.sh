@@ -32,6 +32,7 @@ v100-markdewing|v100|V100 (variant not stated)|pchase_latency|12
 a100-40gb-pchase|a100-40gb|A100-40GB (variant not stated)|pchase_latency|16
 a100-40gb-stream|a100-40gb|A100-40GB (variant not stated)|stream_|4
 a100-40gb-strides|a100-40gb|A100 (variant not stated)|l1_cycles_per_warp_load,l1_load_bytes_per_cycle_per_SM|48
+a100-40gb-ocl|a100-40gb|A100-PCIe-40GB|coalesced_,misaligned_|4
 a100-80gb-pchase|a100-80gb|A100-80GB (variant not stated)|pchase_latency|16
 a100-80gb-cache|a100-80gb|A100-80GB (variant not stated)|l1_l2_read_bw_per_dataset|12
 a100-80gb-l2|a100-80gb|A100-80GB (variant not stated)|l2_read_bw|12
