@@ -33,6 +33,9 @@
  *
  * Stage order in a tick: (0) fills, (1) lookups, (2) miss-queue drain, (3) replies. A fill is
  * therefore seen by a lookup of the same cycle, and a miss found at cycle c is sent at c.
+ * A store that writes only some bytes of k sectors holds the lookups k x partial_write_cycles
+ * after its own (the data array's read-modify-write of each sector with its ECC): the next
+ * lookup is at c + 1 + k x partial_write_cycles.
  *
  * Latency (L2 cycles; v = the cycle the request becomes visible at the head of `in`):
  *   hit or store ack:  reply pushed at v + hit_latency_cycles (unloaded); a store's ack at
@@ -511,8 +514,6 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
  * (1) Lookup
  */
 
-/* A store (write-allocate without fetch): it needs a reply slot for its ack and, for an absent
- * line, room in the miss queue for a victim's write-backs. */
 /* Sectors of a line that bytes covers in part: some but not all of their bytes. */
 static uint32_t partial_sectors(const struct cache_bytes *bytes, uint32_t line_bytes,
 				uint32_t sector_bytes)
@@ -550,6 +551,8 @@ static void hold_for_partial(struct l2 *l2, const struct cache_bytes *bytes, cyc
 	l2->lookup_free = now + 1 + (cycle_t)n * l2->p.partial_write_cycles;
 }
 
+/* A store (write-allocate without fetch): it needs a reply slot for its ack and, for an absent
+ * line, room in the miss queue for a victim's write-backs. */
 static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 				  const struct cache_lookup *lk, const struct cache_bytes *bytes,
 				  cycle_t visible, cycle_t now)
