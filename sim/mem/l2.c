@@ -468,6 +468,22 @@ static addr_t line_addr(const struct l2 *l2, addr_t a)
 	return a & ~(addr_t)(l2->g->line_bytes - 1);
 }
 
+enum cover { COVER_NONE, COVER_PART, COVER_ALL };
+
+/* How much of sector s bytes covers. */
+static enum cover sector_cover(const struct l2 *l2, const struct cache_bytes *bytes, uint32_t s)
+{
+	struct cache_bytes sb = cache_sector_bytes(l2->c, 1u << s);
+	bool some = false, all = true;
+	uint32_t w;
+
+	for (w = 0; w < CACHE_MAX_LINE_BYTES / 64; w++) {
+		some = some || (bytes->w[w] & sb.w[w]) != 0;
+		all = all && (bytes->w[w] & sb.w[w]) == sb.w[w];
+	}
+	return all ? COVER_ALL : some ? COVER_PART : COVER_NONE;
+}
+
 /* The victim's dirty sectors become DRAM writes; a sector with only some bytes written is a
  * partial write (read-modify-write under inline ECC). */
 static void writeback_victim(struct l2 *l2, const struct cache_line_info *v)
@@ -477,16 +493,11 @@ static void writeback_victim(struct l2 *l2, const struct cache_line_info *v)
 	if (!v->present || v->dirty == 0)
 		return;
 	for (s = 0; s < l2->g->sectors; s++) {
-		struct cache_bytes sb;
-		bool partial = false;
-		uint32_t w;
+		bool partial;
 
 		if (!((v->dirty >> s) & 1))
 			continue;
-		sb = cache_sector_bytes(l2->c, 1u << s);
-		for (w = 0; w < CACHE_MAX_LINE_BYTES / 64; w++)
-			if ((v->bytes.w[w] & sb.w[w]) != sb.w[w])
-				partial = true;
+		partial = sector_cover(l2, &v->bytes, s) != COVER_ALL;
 		mq_push(l2, v->addr + (addr_t)s * l2->g->sector_bytes, true, partial);
 		l2->st.writebacks++;
 		if (partial)
@@ -514,37 +525,16 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
  * (1) Lookup
  */
 
-/* Sectors of a line that bytes covers in part: some but not all of their bytes. */
-static uint32_t partial_sectors(const struct cache_bytes *bytes, uint32_t line_bytes,
-				uint32_t sector_bytes)
-{
-	uint32_t s, off, n = 0;
-
-	for (s = 0; s < line_bytes / sector_bytes; s++) {
-		uint32_t set = 0;
-
-		for (off = s * sector_bytes; off < (s + 1) * sector_bytes; off += 64) {
-			uint32_t width = sector_bytes < 64 ? sector_bytes : 64;
-			uint64_t w = bytes->w[off / 64] >> (off % 64);
-
-			if (width < 64)
-				w &= (1ull << width) - 1;
-			set += (uint32_t)__builtin_popcountll(w);
-		}
-		n += set != 0 && set != sector_bytes;
-	}
-	return n;
-}
-
 /* A store that wrote some sectors in part holds the lookups partial_write_cycles per such
  * sector after its own (the data array's read-modify-write of each). */
 static void hold_for_partial(struct l2 *l2, const struct cache_bytes *bytes, cycle_t now)
 {
-	uint32_t n;
+	uint32_t s, n = 0;
 
 	if (l2->p.partial_write_cycles == 0)
 		return;
-	n = partial_sectors(bytes, l2->g->line_bytes, l2->g->sector_bytes);
+	for (s = 0; s < l2->g->sectors; s++)
+		n += sector_cover(l2, bytes, s) == COVER_PART;
 	if (n == 0)
 		return;
 	l2->st.partial_writes += n;
