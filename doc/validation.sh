@@ -82,4 +82,4 @@ start=$(date +%s)
 runs | awk '{ print NR }' | xargs -P "$JOBS" -I{} sh doc/validation.sh --one {} "$GMSIM" "$M"
 total=$(($(date +%s) - start))
 echo "validation.sh: all runs in $total s with JOBS=$JOBS" >&2
-runs | python3 doc/validation_report.py "$OUT" doc/validation.md "$total" "$JOBS"
+runs | python3 doc/validation_report.py "$OUT" doc/validation.md "$total" "$JOBS" ${KEEP:+keep}
