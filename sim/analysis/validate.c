@@ -366,8 +366,9 @@ const struct vfamily_info validate_families[] = {
 	  "per block after a one-pass warm-up; aggregate GB/s" },
 	{ "l2_read_bw", "l2_bw.wl",
 	  "total_working_set_kB = r x 512: gpu-l2-cache's kernel, 1024-thread blocks of 32 x 2 "
-	  "loads of 8 B, block b reading 16 KiB chunks r i + (b mod r); 4 waves of resident "
-	  "blocks after a warm-up wave when the set fits 1.25 x L2; read GB/s" },
+	  "loads of 8 B, block b reading 16 KiB chunks r i + c(b) (the source's c(b) = b mod r, "
+	  "hashed so co-resident blocks share chunks 1 time in r); 4 waves of resident blocks "
+	  "after a warm-up wave when the set fits 1.25 x L2; read GB/s" },
 	{ "stream_init_bw", "gpu_stream.wl", "blockSize: one double per thread, 2 blocks per SM "
 	  "(shared-memory spoiler), 32 waves of blocks after a run of the same kernel over one "
 	  "L2 capacity (as the repeated timed runs), A[i] = c; GB/s of stores" },
@@ -414,10 +415,10 @@ static int skip(char *reason, size_t size, const char *fmt, const char *arg)
 #define CACHE_BW_WIN_KB 256.0
 /* l2_bw: what each block reads (the source's 32 x 2 x 1024 doubles). */
 #define L2_BW_BLOCK_KB 512.0
-/* l2_bw: waves of resident blocks the measured kernel runs. The source runs 200,000 blocks; in
- * one wave blocks b and b + SMs share an SM for the whole kernel and, when r divides the SM
- * count, read the same chunks (L1 hits no later wave repeats: at r = 3 on the A100 80 GB, +148%
- * in one wave, +45% in four); 4 waves let the block dispatcher pair them differently. */
+/* l2_bw: waves of resident blocks the measured kernel runs (the source runs 200,000 blocks).
+ * In one wave blocks b and b + SMs share an SM for the whole kernel; with the source's b mod r
+ * they read the same chunks whenever r divides the SM count (at r = 3 on the A100 80 GB, +148%
+ * in one wave, +45% in four), so the workload hashes a block's class (l2_bw.wl). */
 #define L2_BW_WAVES 4.0
 
 static int plan_pchase(const struct vrow *r, const struct vmetric *mt, const struct vmachine *m,

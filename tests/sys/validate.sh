@@ -4,7 +4,7 @@
 #   - V100: configs/v100.cfg if it exists, else configs/default.cfg (V100-class), gpu
 #     V100-PCIe-16GB, pointer chase and L1/L2 bandwidth, 2 points each; A100: configs/a100-80gb.cfg
 #     or configs/a100-class.cfg, gpu "A100-80GB (variant not stated)", the L2 plateau of the
-#     working-set sweep (within 10 %);
+#     working-set sweep (within 10 %), and the block classes of its mirror (gmsim analyze);
 #   - the table has a header, one row per simulated point with a finite error, a family summary,
 #     and every selected row is either simulated or listed as skipped with a reason;
 #   - a --max-error 25 gate passes: with the calibrated configs these points read MAPE 2.4
@@ -24,7 +24,7 @@ if [ ! -r "$M" ]; then
 	echo "1..0 # SKIP no measured data at $M"
 	exit 0
 fi
-plan 32
+plan 34
 V=configs/default.cfg
 [ -r "$GMSIM_SRCDIR/configs/v100.cfg" ] && V=configs/v100.cfg
 A=configs/a100-class.cfg
@@ -76,6 +76,17 @@ printf '%s\n' "$out" | sed -n '1,8p' | sed 's/^/# /'
 expect_eq "A100 ($A): L2 plateau exits 0 under --max-error 10" 0 "$rc"
 np=$(printf '%s\n' "$out" | grep -cE '^l2_read_bw@total_working_set_kB=5632 +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +GB/s$')
 expect_eq "A100: 1 simulated L2 working-set point" 1 "$np"
+# the gpu-l2-cache mirror's block classes (workloads/ubench/l2_bw.wl): each run of r consecutive
+# blocks reads the r classes once (7 blocks at r = 7: the whole 3.5 MiB set), and two blocks
+# sharing an SM read the same chunks about 1 time in r, not always as with b mod r when r
+# divides the SM count (36 SMs, r = 6, 4 waves: predicted L1 hit rate 0.146; 0.500 with b mod r)
+run_gmsim analyze -c $A -w workloads/ubench/l2_bw.wl -p r=7 -p blocks=7
+expect_match "l2_bw.wl: r consecutive blocks cover the r classes" \
+	"^  line +[0-9]+ accesses of 128 B, 28672 distinct \\(3\\.5 MiB footprint\\)" "$out"
+run_gmsim analyze -c $A -o gpu.sms=36 -w workloads/ubench/l2_bw.wl -p r=6 -p blocks=288
+l1=$(printf '%s\n' "$out" | sed -n 's/^predicted sector hit rates: L1 \([0-9.]*\) .*/\1/p')
+expect_eq "l2_bw.wl: co-resident blocks share an L1 about 1 in r (r = 6 on 36 SMs: < 0.25)" yes \
+	"$(awk -v h="${l1:-1}" 'BEGIN { print (h < 0.25) ? "yes" : "no" }')"
 # one SM's chase over 35 MB: the near partition (20 MB) holds part, the far partition the far
 # half of the lines (424 cycles measured, half far hits and half DRAM misses): +1.5 % with
 # gpu.l2_partitions = 2, -49 % with one 40 MB L2 (every node an L2 hit)
