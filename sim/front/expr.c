@@ -13,12 +13,12 @@
  *	unary   := ("-" | "~") unary | primary
  *	primary := INT | NAME | "(" expr ")"
  *	         | "min" "(" expr "," expr ")" | "max" "(" expr "," expr ")"
- *	         | "rand" "(" ")" | "rand" "(" expr ")"
+ *	         | "rand" "(" ")" | "rand" "(" expr ")" | "hash" "(" expr ")"
  *	INT     := [1-9][0-9]* | "0" | "0x" [0-9a-fA-F]+      (also "0X")
  *	NAME    := [A-Za-z_][A-Za-z0-9_]*
  *
- * Blanks (space, tab, newline, CR) separate tokens. min, max and rand are reserved: a name of the
- * caller's table spelled that way is never reached. There is no unary "+", no comparison, no
+ * Blanks (space, tab, newline, CR) separate tokens. min, max, rand and hash are reserved: a name
+ * of the caller's table spelled that way is never reached. There is no unary "+", no comparison, no
  * logical operator and no octal: "010" is an error rather than C's eight.
  *
  * Semantics: 64-bit two's complement integers.
@@ -37,6 +37,11 @@
  *     evaluation error. Both draw from ctx->rng, which must give 32 bits a draw (mt19937).
  *     Operands are evaluated left to right, so the draws of one expression happen in the order
  *     the rand calls appear in the text.
+ *   - hash(x) mixes the low 32 bits of x into 0 .. 2^32 - 1, deterministic and free of the
+ *     seed: h = x * 0x9E3779B1 (Knuth's multiplicative constant), h ^= h >> 15,
+ *     h *= 0x2C1B3C6D, h ^= h >> 16, all modulo 2^32. For a per-block choice that neighbouring
+ *     inputs should not correlate (a multiplicative hash alone keeps a near-constant step
+ *     between x and x + 1); "hash(x) % n" is in 0..n-1.
  *
  * Compiled form: one allocation holding a postfix program (struct expr_insn: push a constant,
  * push vars[slot], or apply an operator to the top of the stack). The compiler folds every
@@ -83,7 +88,8 @@
 	X(MUL) X(DIV) X(MOD) X(ADD) X(SUB) X(SHL) X(SHR) X(AND) X(XOR) X(OR)              \
 	X(MIN) X(MAX)                                                                     \
 	X(RAND0) /* push a 63-bit draw */                                                 \
-	X(RAND1) /* replace n on top with a draw in 0..n-1 */
+	X(RAND1) /* replace n on top with a draw in 0..n-1 */                             \
+	X(HASH)  /* replace x on top with hash(x) */
 
 #define EXPR_OP_ENUM(name) EXPR_OP_##name,
 enum expr_op { EXPR_OPS(EXPR_OP_ENUM) EXPR_OP_COUNT };
@@ -270,6 +276,17 @@ static void ctx_fault(struct expr_ctx *ctx, enum expr_fault f, uint32_t column, 
  * Evaluation
  */
 
+/* hash(x): see the header comment. */
+static uint64_t op_hash(uint64_t x)
+{
+	uint32_t h = (uint32_t)x * 0x9E3779B1u;
+
+	h ^= h >> 15;
+	h *= 0x2C1B3C6Du;
+	h ^= h >> 16;
+	return h;
+}
+
 int64_t expr_eval(const struct expr *e, const int64_t *vars, struct expr_ctx *ctx)
 {
 	uint64_t st[EXPR_STACK_MAX];
@@ -284,6 +301,7 @@ int64_t expr_eval(const struct expr *e, const int64_t *vars, struct expr_ctx *ct
 		case EXPR_OP_VAR: *sp++ = (uint64_t)vars[pc->arg]; break;
 		case EXPR_OP_NEG: sp[-1] = 0 - sp[-1]; break;
 		case EXPR_OP_NOT: sp[-1] = ~sp[-1]; break;
+		case EXPR_OP_HASH: sp[-1] = op_hash(sp[-1]); break;
 		case EXPR_OP_MUL: sp--; sp[-1] *= sp[0]; break;
 		case EXPR_OP_DIV:
 			sp--;
@@ -408,6 +426,10 @@ bool expr_is_affine(const struct expr *e, uint64_t slots)
 			continue;
 		case EXPR_OP_NEG:
 		case EXPR_OP_NOT: /* ~x == -x - 1 */
+			continue;
+		case EXPR_OP_HASH: /* affine only on a value free of them */
+			SIM_ASSERT(n >= 1);
+			deg[n - 1] = deg[n - 1] != 0 ? 2 : 0;
 			continue;
 		case EXPR_OP_RAND0:
 		case EXPR_OP_RAND1:
@@ -655,7 +677,8 @@ static void emit_unary(struct expr_parser *ps, enum expr_op op, size_t column)
 	if (last_is_const(ps, 1)) {
 		uint64_t v = (uint64_t)ps->code[ps->n - 1].imm;
 
-		ps->code[ps->n - 1].imm = s64(op == EXPR_OP_NEG ? 0 - v : ~v);
+		ps->code[ps->n - 1].imm = s64(op == EXPR_OP_NEG ? 0 - v
+					      : op == EXPR_OP_NOT ? ~v : op_hash(v));
 		return;
 	}
 	emit(ps, op, (uint32_t)column, 0);
@@ -725,7 +748,7 @@ static void fail_unexpected(struct expr_parser *ps)
 		fail(ps, col, "unexpected end of expression at column %zu", col);
 }
 
-/* min(a, b), max(a, b), rand(), rand(n): the current token is the function's name. */
+/* min(a, b), max(a, b), rand(), rand(n), hash(x): the current token is the function's name. */
 static void parse_call(struct expr_parser *ps)
 {
 	const char *fname = ps->tok_start;
@@ -780,6 +803,14 @@ static void parse_call(struct expr_parser *ps)
 			emit(ps, EXPR_OP_RAND1, (uint32_t)col, 0);
 		return;
 	}
+	if (fname[0] == 'h') {
+		if (nargs != 1) {
+			fail(ps, col, "hash takes 1 argument, got %u", nargs);
+			return;
+		}
+		emit_unary(ps, EXPR_OP_HASH, col);
+		return;
+	}
 	if (nargs != 2) {
 		fail(ps, col, "%.*s takes 2 arguments, got %u", flen, fname, nargs);
 		return;
@@ -791,7 +822,7 @@ static void parse_call(struct expr_parser *ps)
 static void parse_name(struct expr_parser *ps)
 {
 	const struct expr_names *nm = ps->names;
-	static const char *const funcs[] = { "min", "max", "rand" };
+	static const char *const funcs[] = { "min", "max", "rand", "hash" };
 	const char **cand;
 	const char *sugg;
 	char word[EXPR_QUOTE_MAX + 1];
@@ -812,12 +843,12 @@ static void parse_name(struct expr_parser *ps)
 	}
 	/* Unknown: suggest the closest allowed name or function. */
 	snprintf(word, sizeof word, "%.*s", quote_len(ps->tok_len), ps->tok_start);
-	cand = xcalloc(nn + 3, sizeof *cand);
+	cand = xcalloc(nn + 4, sizeof *cand);
 	for (i = 0; i < nn; i++)
 		cand[i] = nm->v[i].name;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		cand[nn + i] = funcs[i];
-	sugg = text_suggest(word, cand, nn + 3);
+	sugg = text_suggest(word, cand, nn + 4);
 	if (sugg != NULL)
 		fail(ps, col, "unknown name \"%s\" (did you mean \"%.*s\"?)", word,
 		     EXPR_QUOTE_MAX, sugg);
@@ -836,7 +867,8 @@ static void parse_primary(struct expr_parser *ps)
 		next(ps);
 		return;
 	case TOK_NAME:
-		if (tok_is(ps, "min") || tok_is(ps, "max") || tok_is(ps, "rand"))
+		if (tok_is(ps, "min") || tok_is(ps, "max") || tok_is(ps, "rand") ||
+		    tok_is(ps, "hash"))
 			parse_call(ps);
 		else
 			parse_name(ps);

@@ -180,7 +180,8 @@ static bool wl_is_reserved(const char *name)
 {
 	size_t i;
 
-	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "rand") == 0)
+	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "rand") == 0 ||
+	    strcmp(name, "hash") == 0)
 		return true;
 	for (i = 0; i < EXPR_BUILTIN_COUNT; i++)
 		if (strcmp(name, expr_builtin_name((enum expr_builtin)i)) == 0)

@@ -266,6 +266,9 @@ static void test_errors(void **state)
 		{ "1 + max(1, 2, 3)", 5, "max takes 2 arguments, got 3" },
 		{ "min()", 1, "min takes 2 arguments, got 0" },
 		{ "rand(1, 2)", 1, "rand takes 0 or 1 arguments, got 2" },
+		{ "hash()", 1, "hash takes 1 argument, got 0" },
+		{ "2 * hash(1, 2)", 5, "hash takes 1 argument, got 2" },
+		{ "hsh(1)", 1, "unknown name \"hsh\" (did you mean \"hash\"?)" },
 		{ "min + 1", 5, "expected \"(\" after min at column 5" },
 		{ "rand", 5, "expected \"(\" after rand at column 5" },
 		{ "1 +", 4, "unexpected end of expression at column 4" },
@@ -765,6 +768,46 @@ static void test_random_vs_reference(void **state)
 /* expr_is_affine in tx, ty, tz: which expressions qualify, and for those that do, that
  * e(0) + sum v_i (e(unit i) - e(0)) equals a direct evaluation at other values (including
  * wrap-around), which is what the warps' lane addresses rely on. */
+/* hash(x): values computed apart (Python, the four steps of the header comment modulo 2^32),
+ * only the low 32 bits count, constants fold, and hash(x) >> 16 is the inline mix that
+ * workloads/ubench/l2_bw.wl spelled out before hash existed. */
+static void test_hash(void **state)
+{
+	static const struct value_case c[] = {
+		{ "hash(0)", 0 },
+		{ "hash(1)", 3355560946 },
+		{ "hash(2)", 888631460 },
+		{ "hash(3)", 2519921217 },
+		{ "hash(1000)", 4046143197 },
+		{ "hash(-1)", 420470409 },         /* low 32 bits 0xffffffff */
+		{ "hash(0xffffffff)", 420470409 },
+		{ "hash(1 << 32)", 0 },             /* the upper bits are ignored */
+		{ "hash(5) % 7", 5 },
+	};
+	struct names nm;
+	struct expr *e, *inl;
+	struct expr_ctx ctx = { 0 };
+	int64_t v[SLOT_COUNT] = { 0 };
+	int64_t x;
+
+	(void)state;
+	check_values(c, sizeof c / sizeof c[0]);
+	names_init(&nm);
+	e = compile_ok("hash(n * stride)", &nm);
+	assert_true(expr_is_const(e));
+	expr_free(e);
+	e = compile_ok("hash(i) >> 16", &nm);
+	inl = compile_ok("((((i * 2654435761) & 4294967295) ^ (((i * 2654435761) & 4294967295) >> 15))"
+			 " * 739982445 & 4294967295) >> 16", &nm);
+	for (x = 0; x < 5000; x += 7) {
+		v[SLOT_I] = x;
+		assert_int_equal(expr_eval(e, v, &ctx), expr_eval(inl, v, &ctx));
+	}
+	assert_false(ctx.error);
+	expr_free(e);
+	expr_free(inl);
+}
+
 static void test_affine(void **state)
 {
 	static const struct {
@@ -786,6 +829,8 @@ static void test_affine(void **state)
 		{ "1 << tx", false },
 		{ "rand(4) + tx", false },
 		{ "rand() + 1", false },
+		{ "hash(tx)", false },
+		{ "hash(bx / 3) % n * 1024 + tx", true },
 		{ "i * j", true },
 	};
 	const uint64_t lanes = 1u << EXPR_TX | 1u << EXPR_TY | 1u << EXPR_TZ;
@@ -840,6 +885,7 @@ int main(void)
 		cmocka_unit_test(test_eval_faults),
 		cmocka_unit_test(test_rand),
 		cmocka_unit_test(test_random_vs_reference),
+		cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_affine),
 	};
 

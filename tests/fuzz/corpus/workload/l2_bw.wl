@@ -21,9 +21,9 @@
 # consecutive blocks still covers the r classes once (the same footprint and the same re-reads
 # per byte) while co-resident blocks share a class about 1 time in r, whatever the SM count
 # (gmsim analyze -o gpu.sms=108 -p blocks=864: predicted L1 hit rate 0.083 at r = 6 and 0.021
-# at r = 18, 0.5 / r expected; 0.5 with b mod r). H(x) is a 32-bit integer mix: x times
-# 0x9E3779B1 (Knuth's multiplicative constant), xor its upper 17 bits down, times 0x2C1B3C6D,
-# bits 16-31; a multiplicative hash alone keeps a near-constant step between neighbouring x.
+# at r = 18, 0.5 / r expected; 0.5 with b mod r). H(x) is bits 16-31 of the expression
+# language's hash(x), a 32-bit integer mix (doc/front.md); a multiplicative hash alone keeps a
+# near-constant step between neighbouring x and kept most pairs.
 # The loads name no register: the source unrolls and sums, no load waits for another.
 kernel = "l2_bw";
 params = { r = 8; blocks = 216; };
@@ -34,7 +34,7 @@ arrays = (
 );
 body = (
 	{ op = "loop"; var = "i"; count = 32; body = (
-		{ op = "load"; array = "ws"; index = "2 * (1024 * r * i + ((bx + (((((bx / r * 2654435761) & 4294967295) ^ (((bx / r * 2654435761) & 4294967295) >> 15)) * 739982445 & 4294967295) >> 16)) % r) * 1024) + tx"; },
-		{ op = "load"; array = "ws"; index = "2 * (1024 * r * i + ((bx + (((((bx / r * 2654435761) & 4294967295) ^ (((bx / r * 2654435761) & 4294967295) >> 15)) * 739982445 & 4294967295) >> 16)) % r) * 1024) + tx + 1024"; }
+		{ op = "load"; array = "ws"; index = "2 * (1024 * r * i + ((bx + (hash(bx / r) >> 16)) % r) * 1024) + tx"; },
+		{ op = "load"; array = "ws"; index = "2 * (1024 * r * i + ((bx + (hash(bx / r) >> 16)) % r) * 1024) + tx + 1024"; }
 	); }
 );
