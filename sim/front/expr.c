@@ -465,6 +465,21 @@ static const char *const expr_builtin_names[EXPR_BUILTIN_COUNT] = {
 };
 #undef EXPR_BUILTIN_NAME
 
+/* The functions, reserved words of every expression (parse_primary, parse_name's suggestions,
+ * expr_is_function). */
+static const char *const expr_funcs[] = { "min", "max", "rand", "hash" };
+#define EXPR_NFUNCS (sizeof expr_funcs / sizeof expr_funcs[0])
+
+bool expr_is_function(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < EXPR_NFUNCS; i++)
+		if (strcmp(name, expr_funcs[i]) == 0)
+			return true;
+	return false;
+}
+
 const char *expr_builtin_name(enum expr_builtin b)
 {
 	SIM_ASSERT((unsigned)b < EXPR_BUILTIN_COUNT);
@@ -734,6 +749,16 @@ static bool tok_is(const struct expr_parser *ps, const char *word)
 	       memcmp(ps->tok_start, word, ps->tok_len) == 0;
 }
 
+static bool tok_is_function(const struct expr_parser *ps)
+{
+	size_t i;
+
+	for (i = 0; i < EXPR_NFUNCS; i++)
+		if (tok_is(ps, expr_funcs[i]))
+			return true;
+	return false;
+}
+
 /* Reports the current token as unexpected ("empty expression" when there is nothing at all). */
 static void fail_unexpected(struct expr_parser *ps)
 {
@@ -822,7 +847,6 @@ static void parse_call(struct expr_parser *ps)
 static void parse_name(struct expr_parser *ps)
 {
 	const struct expr_names *nm = ps->names;
-	static const char *const funcs[] = { "min", "max", "rand", "hash" };
 	const char **cand;
 	const char *sugg;
 	char word[EXPR_QUOTE_MAX + 1];
@@ -843,12 +867,12 @@ static void parse_name(struct expr_parser *ps)
 	}
 	/* Unknown: suggest the closest allowed name or function. */
 	snprintf(word, sizeof word, "%.*s", quote_len(ps->tok_len), ps->tok_start);
-	cand = xcalloc(nn + 4, sizeof *cand);
+	cand = xcalloc(nn + EXPR_NFUNCS, sizeof *cand);
 	for (i = 0; i < nn; i++)
 		cand[i] = nm->v[i].name;
-	for (i = 0; i < 4; i++)
-		cand[nn + i] = funcs[i];
-	sugg = text_suggest(word, cand, nn + 4);
+	for (i = 0; i < EXPR_NFUNCS; i++)
+		cand[nn + i] = expr_funcs[i];
+	sugg = text_suggest(word, cand, nn + EXPR_NFUNCS);
 	if (sugg != NULL)
 		fail(ps, col, "unknown name \"%s\" (did you mean \"%.*s\"?)", word,
 		     EXPR_QUOTE_MAX, sugg);
@@ -867,8 +891,7 @@ static void parse_primary(struct expr_parser *ps)
 		next(ps);
 		return;
 	case TOK_NAME:
-		if (tok_is(ps, "min") || tok_is(ps, "max") || tok_is(ps, "rand") ||
-		    tok_is(ps, "hash"))
+		if (tok_is_function(ps))
 			parse_call(ps);
 		else
 			parse_name(ps);

@@ -138,6 +138,8 @@ bool expr_is_affine(const struct expr *e, uint64_t slots);
  * The caller appends loop variables and parameters after them.
  */
 void expr_names_builtin(struct expr_name *out);
+/* Whether name is one of the functions (min, max, rand, hash): reserved in every expression. */
+bool expr_is_function(const char *name);
 /* The name of built-in b ("tx", ...). */
 const char *expr_builtin_name(enum expr_builtin b);
 

@@ -180,8 +180,7 @@ static bool wl_is_reserved(const char *name)
 {
 	size_t i;
 
-	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0 || strcmp(name, "rand") == 0 ||
-	    strcmp(name, "hash") == 0)
+	if (expr_is_function(name))
 		return true;
 	for (i = 0; i < EXPR_BUILTIN_COUNT; i++)
 		if (strcmp(name, expr_builtin_name((enum expr_builtin)i)) == 0)

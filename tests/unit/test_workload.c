@@ -321,6 +321,10 @@ static const struct bad_case bad_cases[] = {
 	  "@:5: arrays[0].type: unknown type \"floot\" (did you mean \"float\"?)\n"
 	  "@:10: body[1].index: unknown name \"j\" (did you mean \"n\"?) at column 1\n"
 	  "@:10: body[1].bytes: expected 1, 2, 4, 8 or 16, got 3" },
+	{ "reserved.wl",
+	  "@:3: params.hash: \"hash\" is a built-in name and cannot be a parameter\n"
+	  "@:7: body[0].var: \"rand\" is already a built-in, parameter or enclosing loop "
+	  "variable" },
 	{ "missing_top.wl",
 	  "@:3: bloc: unknown key (did you mean \"block\"?)\n"
 	  "@: kernel: required key missing (the kernel's name)\n"
