@@ -154,17 +154,22 @@ struct dram_sim *dram_sim_create(const struct dram_params *dp, const struct dram
 	ds->clk = clock_create(ds->q, "dram", ds->spec.tck_ps);
 	ds->st = stats_create();
 	register_totals(ds);
-	ds->fe = clock_attach(ds->clk, "frontend", fe_tick, ds);
 	if (o->check)
 		ds->check = dram_check_create(&ds->spec);
 	ds->mcs = xcalloc(ds->spec.channels, sizeof *ds->mcs);
 	for (ch = 0; ch < ds->spec.channels; ch++) {
 		snprintf(prefix, sizeof prefix, "mc%u", ch);
 		ds->mcs[ch] = mc_create(cp, &ds->spec, ch, ds->clk, on_done, ds, ds->st, prefix);
-		mc_set_producer(ds->mcs[ch], ds->fe);
 		if (ds->check != NULL)
 			dram_chan_set_hook(mc_dram(ds->mcs[ch]), dram_check_hook, ds->check);
 	}
+	/* The front end ticks after the controllers in each cycle (units tick in attach order): an
+	 * access it hands over at cycle t is scheduled from t + 1, as a GPU's L2 slice's is (its
+	 * input link takes a cycle), whether the controller was awake at t or asleep. Ticking
+	 * first, it reached an awake controller at t and a sleeping one at t + 1. */
+	ds->fe = clock_attach(ds->clk, "frontend", fe_tick, ds);
+	for (ch = 0; ch < ds->spec.channels; ch++)
+		mc_set_producer(ds->mcs[ch], ds->fe);
 	ds->bl = xcalloc(ds->spec.channels, sizeof *ds->bl);
 	for (ch = 0; ch < ds->spec.channels && o->frontend_buffer != 0; ch++)
 		ds->bl[ch].a = xcalloc(o->frontend_buffer, sizeof *ds->bl[ch].a);
