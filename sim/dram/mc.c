@@ -1465,6 +1465,23 @@ static cycle_t next_pass(const struct mc *m, size_t n, bool issued, cycle_t next
 	return next <= now ? now + 1 : next;
 }
 
+/* Whether a pass at now + 1, after this one issued, would find nothing to do: nothing queued or
+ * in flight (so the only candidates are refresh's), no refresh owed on any pseudo-channel (so
+ * no bank held) and none falling due by then, no drain to end. Such a pass only clears the held
+ * banks and sleeps until the next deadline: on an idle controller, the pass after each refresh
+ * (half the passes of a pointer chase's idle channels, which catch_up makes). */
+static bool idle_after_issue(const struct mc *m, cycle_t now)
+{
+	uint32_t pc;
+
+	if (m->nreads + m->nwrites + m->internal + m->inflight != 0 || m->draining)
+		return false;
+	for (pc = 0; pc < m->s->pcs; pc++)
+		if (m->pcs[pc].owed != 0 || m->pcs[pc].ref_due <= now + 1)
+			return false;
+	return true;
+}
+
 /* One pass at cycle now but the input (see the top): completions, refresh and candidates, ECC
  * pre-ops, issue. Returns the next cycle a pass is needed. */
 static cycle_t mc_pass(struct mc *m, cycle_t now)
@@ -1484,6 +1501,13 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 	if (m->p->ecc == MC_ECC_INLINE)
 		prepare_cands(m, n, now);
 	issued = issue_on_buses(m, &n, now);
+	if (issued && idle_after_issue(m, now)) {
+		/* what that pass would leave: no bank held, and next (every pseudo-channel's
+		 * refresh deadline, from the gather; the input and completions in next_pass) */
+		for (pc = 0; pc < m->s->pcs; pc++)
+			m->pcs[pc].held_mask = 0;
+		return next_pass(m, 0, false, next, now);
+	}
 	return next_pass(m, n, issued, next, now);
 }
 

@@ -1332,7 +1332,10 @@ static void test_lazy_refresh(void **state)
 	assert_memory_equal(&wa, &wb, sizeof wa);
 	print_message("# %.0f refreshes: %llu events woken for each, %llu lazy\n", ra,
 		      (unsigned long long)eventq_fired(a->q), (unsigned long long)eventq_fired(b->q));
-	assert_true(eventq_fired(b->q) * 10 < eventq_fired(a->q));
+	/* the awake one wakes at least once for each refresh; the lazy one only for its five
+	 * accesses (and their completions), whatever the number of refreshes */
+	assert_true((double)eventq_fired(a->q) > ra);
+	assert_true((double)eventq_fired(b->q) * 3 < ra);
 	assert_no_violations(a);
 	assert_no_violations(b);
 	env_free(&st2);
