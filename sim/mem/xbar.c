@@ -35,6 +35,14 @@
  *               accepted match only. A grant that is not accepted is lost for the cycle.
  *               Accel-Sim's tested configs use iSLIP (-icnt_arbiter_algo 1, or BookSim's
  *               islip allocators);
+ *        age:   the same offers, matched oldest first (the default): each free output grants
+ *               the offered packet that became visible at its input earliest (ties: the
+ *               round-robin order above), each granted input accepts the grant of its oldest
+ *               packet (nearest its head). Round-robin serves each input in turn however long
+ *               its packets have waited, so on a congested output the inputs with the most
+ *               traffic for it wait longest, and over a long stream the SMs' warps drift apart
+ *               (doc/hierarchy.md); oldest-first keeps the network's service in about the order
+ *               the requests were made, as age-based allocators do;
  *   3. sleep until the next cycle anything can happen: a pipeline head due, a busy port freeing
  *      for a waiting head, an input head becoming visible (links wake us on push as well), or
  *      the next cycle when a waiting head lost arbitration. A refused delivery waits for the
@@ -113,12 +121,16 @@ const struct cfg_field xbar_fields[] = {
 		      "reply carrying d data bytes keeps the slice's input from its next pop "
 		      "ceil(d / this) cycles (at least one); 0: an input pops one packet a cycle "
 		      "whatever its size"),
-	CFG_ENUM_FIELD(P, arbiter, xbar_arbiter_names, "\"islip\"",
-		       "how inputs and outputs are matched each cycle: \"islip\" (virtual output "
-		       "queues: an input offers its oldest visible packet for each output, and one "
-		       "iSLIP iteration matches them: each free output grants the requesting input "
-		       "next in its round-robin order, each input accepts the granting output next "
-		       "in its own; pointers move on an accept; as Accel-Sim's tested configs, "
+	CFG_ENUM_FIELD(P, arbiter, xbar_arbiter_names, "\"age\"",
+		       "how inputs and outputs are matched each cycle: \"age\" (virtual output "
+		       "queues: an input offers its oldest visible packet for each output; each free "
+		       "output grants the offered packet that has waited longest at its input, ties "
+		       "round-robin, and each input accepts the grant of its oldest packet: the "
+		       "network serves requests in about the order they were made, whatever their "
+		       "source; an assumption, doc/hierarchy.md), \"islip\" (the same offers, one "
+		       "iSLIP iteration: each free output grants the requesting input next in its "
+		       "round-robin order, each input accepts the granting output next in its own; "
+		       "pointers move on an accept; as Accel-Sim's tested configs, "
 		       "-icnt_arbiter_algo 1) or \"fifo\" (an input offers only its head packet: a "
 		       "head whose output is busy blocks the packets behind it, and a port saturates "
 		       "near 59% under uniform traffic)"),
@@ -128,7 +140,7 @@ const size_t xbar_nfields = sizeof xbar_fields / sizeof xbar_fields[0];
 _Static_assert(sizeof xbar_fields / sizeof xbar_fields[0] == XBAR_NFIELDS,
 	       "XBAR_NFIELDS must count xbar_fields");
 
-const char *const xbar_arbiter_names[] = { "fifo", "islip", NULL };
+const char *const xbar_arbiter_names[] = { "fifo", "islip", "age", NULL };
 
 static const char *const net_names[XBAR_NET_COUNT] = { "req", "reply" };
 
@@ -149,7 +161,7 @@ struct xbar_in {
 	cycle_t retry_at;     /* islip: none of its packets can be picked before this cycle... */
 	uint32_t scan_occ;    /* ...while its link holds this many (a push or pop: look again) */
 	uint32_t acc;         /* islip scratch: accepted output, NO_INPUT */
-	uint32_t acc_dist;    /* its distance from arr */
+	uint32_t acc_dist;    /* its distance from arr (age: its packet's place in the buffer) */
 	struct xbar_port_stats st;
 };
 
@@ -163,6 +175,7 @@ struct xbar_out {
 	uint32_t win;         /* arbitration scratch: winning input, NO_INPUT */
 	uint32_t win_dist;    /* its round-robin distance from rr */
 	uint32_t win_k;       /* islip: the winner's packet, places behind its input's head */
+	cycle_t win_age;      /* age: the cycle the winner's packet became visible */
 	struct xbar_port_stats st;
 };
 
@@ -364,7 +377,7 @@ struct xbar *xbar_create(const struct xbar_params *p, uint32_t nsm, uint32_t nsl
 	x->clk = clk;
 	x->unit = clock_attach(clk, prefix, xbar_tick, x);
 	x->pipe_cap = p->latency_cycles + 1;
-	x->offer = p->arbiter == XBAR_ARB_ISLIP ? p->input_buffer : 1;
+	x->offer = p->arbiter == XBAR_ARB_FIFO ? 1 : p->input_buffer;
 	x->slot_mem = xcalloc((size_t)(nslices + nsm) * x->pipe_cap, sizeof *x->slot_mem);
 	slots = x->slot_mem;
 	net_init(x, &x->net[XBAR_NET_REQ], XBAR_NET_REQ, nsm, nslices, &slots, prefix);
@@ -592,10 +605,11 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 }
 
 /*
- * Step 2: one iSLIP iteration over the packets the inputs offer (xbar.arbiter: with islip each
- * input's oldest visible packet for every output, its virtual output queues; with fifo only its
- * head, and then an input has at most one grant, so the match is plain round-robin at each
- * output and head-of-line blocking stays):
+ * Step 2: one iSLIP iteration over the packets the inputs offer (xbar.arbiter: with islip and
+ * age each input's oldest visible packet for every output, its virtual output queues; with fifo
+ * only its head, and then an input has at most one grant, so the match is plain round-robin at
+ * each output and head-of-line blocking stays; with age the grant and the accept go to the
+ * oldest packet instead of the round-robin order, which only breaks a grant's ties):
  *   request: each input that may send offers, for every output, its oldest visible packet for
  *            it (later packets for the same output wait behind it: per-pair order is kept);
  *   grant:   each free output grants the requesting input next from its pointer rr;
@@ -605,6 +619,8 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 {
 	uint32_t w, i, j, k, oi, nvis, ntouched = 0, ngranted = 0;
+	bool by_age = x->p.arbiter == XBAR_ARB_AGE;
+	cycle_t age;
 
 	for (w = 0; w < (n->nin + 63) / 64; w++)
 	for (uint64_t bits = n->in_busy[w]; bits != 0; bits &= bits - 1) {
@@ -639,13 +655,15 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 			if (!out_can_pick(x, o, now))
 				continue;
 			dist = rr_dist(i, o->rr, n->nin);
+			age = by_age ? link_ready_at(l, k) : 0;
 			if (o->win == NO_INPUT)
 				n->touched[ntouched++] = oi;
-			else if (dist >= o->win_dist)
+			else if (age > o->win_age || (age == o->win_age && dist >= o->win_dist))
 				continue;
 			o->win = i;
 			o->win_dist = dist;
 			o->win_k = k;
+			o->win_age = age;
 		}
 	}
 	for (j = 0; j < ntouched; j++) {
@@ -656,7 +674,9 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 		oi = n->touched[j];
 		o = &n->out[oi];
 		in = &n->in[o->win];
-		dist = rr_dist(oi, in->arr, n->nout);
+		/* age: an input's packets are in the order they came, so its oldest grant is the one
+		 * nearest its head */
+		dist = by_age ? o->win_k : rr_dist(oi, in->arr, n->nout);
 
 		if (in->acc == NO_INPUT)
 			n->granted[ngranted++] = o->win;

@@ -64,8 +64,10 @@ struct xbar_params {
  * output picks round-robin among the heads that want it (head-of-line blocking); "islip": an
  * input offers its oldest visible packet for each output (virtual output queues in its buffer),
  * and one iteration of iSLIP matches them (request, grant round-robin at the output, accept
- * round-robin at the input; pointers move only on an accept). */
-enum xbar_arbiter { XBAR_ARB_FIFO, XBAR_ARB_ISLIP };
+ * round-robin at the input; pointers move only on an accept); "age": the same offers, matched
+ * oldest first (each output grants the offered packet that has waited longest at its input,
+ * ties round-robin; each input accepts the grant of its oldest packet). */
+enum xbar_arbiter { XBAR_ARB_FIFO, XBAR_ARB_ISLIP, XBAR_ARB_AGE };
 extern const char *const xbar_arbiter_names[];
 
 extern const struct cfg_field xbar_fields[];

@@ -341,10 +341,11 @@ static void test_fields_table(void **state)
 	assert_int_equal(p.header_bytes, 8);
 	assert_int_equal(p.input_buffer, 8);
 	assert_int_equal(p.slice_port_bytes, 0);
-	assert_int_equal(p.arbiter, XBAR_ARB_ISLIP);
+	assert_int_equal(p.arbiter, XBAR_ARB_AGE);
 	assert_string_equal(xbar_arbiter_names[XBAR_ARB_FIFO], "fifo");
 	assert_string_equal(xbar_arbiter_names[XBAR_ARB_ISLIP], "islip");
-	assert_null(xbar_arbiter_names[2]);
+	assert_string_equal(xbar_arbiter_names[XBAR_ARB_AGE], "age");
+	assert_null(xbar_arbiter_names[3]);
 }
 
 static void test_packet_bytes(void **state)
@@ -626,6 +627,60 @@ static void test_islip_match(void **state)
 	assert_int_equal(find_rec(&e, 1, 0)->cyc, 3 + 6);
 	assert_int_equal(xbar_net_stats(e.x, XBAR_NET_REQ)->stall_busy, 0);
 	env_fini(&e);
+}
+
+/*
+ * Oldest first (xbar.arbiter = "age") against iSLIP's round-robin, at the grant and at the accept.
+ * Grant: SM0's 128 B store to slice 0 (pushed at 0) is picked at 1 and holds the port 5 cycles
+ * (8 + 128 B at 32 B a cycle), so slice 0's pointer moves to SM1. SM0's load to slice 0 (pushed
+ * at 1) and SM1's (pushed at 3) both wait for cycle 6: iSLIP grants SM1 (its pointer), age SM0
+ * (visible at 2, SM1's at 4); the winner is picked at 6 and arrives at 6 + 1 + 4 + 1 = 12, the
+ * other at 13. Accept: SM1's stores keep slice 1 busy from 1 (128 B, 5 cycles) and slice 0 from
+ * 2 (96 B, 4 cycles) until 6; SM0's loads to slice 1 (pushed at 2) and to slice 0 (at 3) both
+ * wait for it, when both slices grant SM0: iSLIP accepts slice 0 (SM0's accept pointer starts
+ * there), age the older load, to slice 1; picked at 6 (arrives 12), the other at 7 (13).
+ */
+static void test_age_match(void **state)
+{
+	uint32_t arb;
+
+	(void)state;
+	for (arb = XBAR_ARB_ISLIP; arb <= XBAR_ARB_AGE; arb++) {
+		struct xbar_params p = params(4, 32, 32, 8, 4);
+		bool age = arb == XBAR_ARB_AGE;
+		struct mem_req *st;
+		struct env e;
+
+		p.arbiter = arb;
+		env_init(&e, &p, 2, 2, 1000, 1000, 1000, 4);
+		st = plan_req(&e, MEM_REQ_STORE, 0, 0, 0xf, 128, 0);
+		st->byte_mask[0] = st->byte_mask[1] = ~UINT64_C(0);
+		plan_req(&e, MEM_REQ_LOAD, 0, 0, 0x1, 32, 1);
+		plan_req(&e, MEM_REQ_LOAD, 1, 0, 0x1, 32, 3);
+		run(&e);
+		assert_int_equal(e.nrec, 3);
+		assert_int_equal(find_rec(&e, 0, 0)->cyc, 1 + 5 + 4 + 1);
+		assert_int_equal(find_rec(&e, 0, 1)->cyc, age ? 12 : 13);
+		assert_int_equal(find_rec(&e, 1, 0)->cyc, age ? 13 : 12);
+		env_fini(&e);
+
+		env_init(&e, &p, 2, 2, 1000, 1000, 1000, 4);
+		st = plan_req(&e, MEM_REQ_STORE, 1, 1, 0xf, 128, 0);
+		st->byte_mask[0] = st->byte_mask[1] = ~UINT64_C(0);
+		st = plan_req(&e, MEM_REQ_STORE, 1, 0, 0x7, 96, 1);
+		st->byte_mask[0] = ~UINT64_C(0);
+		st->byte_mask[1] = UINT64_C(0xffffffff);
+		plan_req(&e, MEM_REQ_LOAD, 0, 1, 0x1, 32, 2);
+		plan_req(&e, MEM_REQ_LOAD, 0, 0, 0x1, 32, 3);
+		run(&e);
+		assert_int_equal(e.nrec, 4);
+		assert_int_equal(find_rec(&e, 1, 0)->cyc, 1 + 5 + 4 + 1);
+		assert_int_equal(find_rec(&e, 1, 1)->cyc, 2 + 4 + 4 + 1);
+		assert_int_equal(find_rec(&e, 0, 0)->dst, 1);
+		assert_int_equal(find_rec(&e, 0, 0)->cyc, age ? 12 : 13);
+		assert_int_equal(find_rec(&e, 0, 1)->cyc, age ? 13 : 12);
+		env_fini(&e);
+	}
 }
 
 /*
@@ -970,6 +1025,7 @@ int main(void)
 		cmocka_unit_test(test_round_robin),
 		cmocka_unit_test(test_head_of_line),
 		cmocka_unit_test(test_islip_match),
+		cmocka_unit_test(test_age_match),
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_backpressure),
 		cmocka_unit_test(test_clock_domains_exact),
