@@ -20,7 +20,8 @@
  *      is due at t + ser + latency_cycles. An input pops at most one packet per cycle; with
  *      slice_port_bytes, a reply input (an L2 slice) then sends its data for
  *      ceil(data / slice_port_bytes) cycles before its next pop (the header travels beside
- *      the data). Which packets are offered (xbar.arbiter):
+ *      the data). Which packets are offered (xbar.arbiter for the request network,
+ *      xbar.reply_arbiter for the reply network):
  *        fifo:  only each input's visible head (link_peek); each free output picks,
  *               round-robin from the input after its last winner, among the heads that
  *               target it. A head whose output is busy blocks everything behind it
@@ -34,15 +35,15 @@
  *               pointer and pops that packet (link_pop_at); both pointers move past an
  *               accepted match only. A grant that is not accepted is lost for the cycle.
  *               Accel-Sim's tested configs use iSLIP (-icnt_arbiter_algo 1, or BookSim's
- *               islip allocators);
- *        age:   the same offers, matched oldest first (the default): each free output grants
- *               the offered packet that became visible at its input earliest (ties: the
- *               round-robin order above), each granted input accepts the grant of its oldest
- *               packet (nearest its head). Round-robin serves each input in turn however long
- *               its packets have waited, so on a congested output the inputs with the most
- *               traffic for it wait longest, and over a long stream the SMs' warps drift apart
- *               (doc/hierarchy.md); oldest-first keeps the network's service in about the order
- *               the requests were made, as age-based allocators do;
+ *               islip allocators) (the reply network's default);
+ *        age:   the same offers, matched oldest first (the request network's default): each
+ *               free output grants the offered packet that became visible at its input
+ *               earliest (ties: the round-robin order above), each granted input accepts the
+ *               grant of its oldest packet (nearest its head). Round-robin serves each input in
+ *               turn however long its packets have waited, so on a congested slice the SMs
+ *               with the most traffic for it wait longest, and over a long stream their warps
+ *               drift apart (doc/hierarchy.md); oldest-first keeps a slice's intake in about
+ *               the order the requests were made, as age-based allocators do;
  *   3. sleep until the next cycle anything can happen: a pipeline head due, a busy port freeing
  *      for a waiting head, an input head becoming visible (links wake us on push as well), or
  *      the next cycle when a waiting head lost arbitration. A refused delivery waits for the
@@ -122,18 +123,21 @@ const struct cfg_field xbar_fields[] = {
 		      "ceil(d / this) cycles (at least one); 0: an input pops one packet a cycle "
 		      "whatever its size"),
 	CFG_ENUM_FIELD(P, arbiter, xbar_arbiter_names, "\"age\"",
-		       "how inputs and outputs are matched each cycle: \"age\" (virtual output "
-		       "queues: an input offers its oldest visible packet for each output; each free "
-		       "output grants the offered packet that has waited longest at its input, ties "
-		       "round-robin, and each input accepts the grant of its oldest packet: the "
-		       "network serves requests in about the order they were made, whatever their "
-		       "source; an assumption, doc/hierarchy.md), \"islip\" (the same offers, one "
-		       "iSLIP iteration: each free output grants the requesting input next in its "
-		       "round-robin order, each input accepts the granting output next in its own; "
-		       "pointers move on an accept; as Accel-Sim's tested configs, "
+		       "how the request network (SMs to slices) matches inputs and outputs each "
+		       "cycle: \"age\" (virtual output queues: an input offers its oldest visible "
+		       "packet for each output; each free output grants the offered packet that has "
+		       "waited longest at its input, ties round-robin, and each input accepts the "
+		       "grant of its oldest packet: a slice takes requests in about the order they "
+		       "were made, whatever the SM; an assumption, doc/hierarchy.md), \"islip\" (the "
+		       "same offers, one iSLIP iteration: each free output grants the requesting "
+		       "input next in its round-robin order, each input accepts the granting output "
+		       "next in its own; pointers move on an accept; as Accel-Sim's tested configs, "
 		       "-icnt_arbiter_algo 1) or \"fifo\" (an input offers only its head packet: a "
 		       "head whose output is busy blocks the packets behind it, and a port saturates "
 		       "near 59% under uniform traffic)"),
+	CFG_ENUM_FIELD(P, reply_arbiter, xbar_arbiter_names, "\"islip\"",
+		       "how the reply network (slices to SMs) matches: the same choices as "
+		       "xbar.arbiter"),
 };
 #undef P
 const size_t xbar_nfields = sizeof xbar_fields / sizeof xbar_fields[0];
@@ -195,6 +199,8 @@ struct xbar_network {
 	uint32_t *keys;       /* islip: an input's visible packets' outputs (scratch, buffer) */
 	uint64_t *in_busy;    /* bit i: input i's link may hold packets (link_set_watch) */
 	uint64_t *out_busy;   /* bit o: output o's pipeline holds packets */
+	uint32_t arbiter;     /* XBAR_ARB_*: xbar.arbiter or xbar.reply_arbiter */
+	uint32_t offer;       /* packets an input offers: its buffer (islip, age), its head (fifo) */
 	uint64_t popped, delivered; /* for xbar_check; never reset */
 	struct xbar_port_stats tot;
 	struct stats_dist *qdelay;
@@ -205,7 +211,6 @@ struct xbar {
 	struct clock *clk;
 	struct clock_unit *unit;
 	uint32_t pipe_cap;    /* latency_cycles + 1 */
-	uint32_t offer;       /* packets an input offers: its buffer (islip), its head (fifo) */
 	struct xbar_slot *slot_mem;
 	struct xbar_network net[XBAR_NET_COUNT];
 };
@@ -335,6 +340,8 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 	n->port_bytes = id == XBAR_NET_REQ ? x->p.req_port_bytes : x->p.reply_port_bytes;
 	n->in_bytes = id == XBAR_NET_REPLY ? x->p.slice_port_bytes : 0;
 	n->stage = id == XBAR_NET_REQ ? MEM_STAGE_XBAR_REQ : MEM_STAGE_XBAR_REPLY;
+	n->arbiter = id == XBAR_NET_REQ ? x->p.arbiter : x->p.reply_arbiter;
+	n->offer = n->arbiter == XBAR_ARB_FIFO ? 1 : x->p.input_buffer;
 	n->in = xcalloc(nin, sizeof *n->in);
 	n->out = xcalloc(nout, sizeof *n->out);
 	n->touched = xcalloc(nout, sizeof *n->touched);
@@ -377,7 +384,6 @@ struct xbar *xbar_create(const struct xbar_params *p, uint32_t nsm, uint32_t nsl
 	x->clk = clk;
 	x->unit = clock_attach(clk, prefix, xbar_tick, x);
 	x->pipe_cap = p->latency_cycles + 1;
-	x->offer = p->arbiter == XBAR_ARB_FIFO ? 1 : p->input_buffer;
 	x->slot_mem = xcalloc((size_t)(nslices + nsm) * x->pipe_cap, sizeof *x->slot_mem);
 	slots = x->slot_mem;
 	net_init(x, &x->net[XBAR_NET_REQ], XBAR_NET_REQ, nsm, nslices, &slots, prefix);
@@ -619,7 +625,7 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 {
 	uint32_t w, i, j, k, oi, nvis, ntouched = 0, ngranted = 0;
-	bool by_age = x->p.arbiter == XBAR_ARB_AGE;
+	bool by_age = n->arbiter == XBAR_ARB_AGE;
 	cycle_t age;
 
 	for (w = 0; w < (n->nin + 63) / 64; w++)
@@ -640,7 +646,7 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 			memset(n->seen, 0, n->nout * sizeof *n->seen);
 			n->mark = 1;
 		}
-		nvis = link_keys_visible(l, n->keys, x->offer);
+		nvis = link_keys_visible(l, n->keys, n->offer);
 		for (k = 0; k < nvis; k++) {
 			struct xbar_out *o;
 			uint32_t dist;
@@ -709,7 +715,7 @@ static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
 			  const struct link *l, cycle_t now, bool *full)
 {
 	cycle_t next = CYCLE_NEVER;
-	uint32_t k, nvis = link_keys_visible(l, n->keys, x->offer);
+	uint32_t k, nvis = link_keys_visible(l, n->keys, n->offer);
 
 	*full = false;
 	for (k = 0; k < nvis; k++) {
@@ -725,7 +731,7 @@ static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
 		}
 	}
 	/* the next packet to become visible, when it would be offered */
-	if (nvis < x->offer && k < link_occupancy(l) && link_ready_at(l, k) < next)
+	if (nvis < n->offer && k < link_occupancy(l) && link_ready_at(l, k) < next)
 		next = link_ready_at(l, k);
 	return next;
 }

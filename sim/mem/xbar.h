@@ -12,9 +12,11 @@
  * Routing: a request goes to output r->slice, a reply to output r->sm. Packet size (bytes) is
  * header_bytes plus the data it carries (xbar_packet_bytes); an output port moves port_bytes per
  * cycle, so a packet holds its output port for ceil(bytes / port_bytes) cycles. Matching
- * (xbar.arbiter): "islip" (the default) offers each input's oldest visible packet for every
- * output (virtual output queues) and matches them with one iSLIP iteration; "fifo" offers only
- * heads. Packets of one (input, output) pair keep their order either way.
+ * (xbar.arbiter for the request network, xbar.reply_arbiter for the reply network): "age" and
+ * "islip" offer each input's oldest visible packet for every output (virtual output queues) and
+ * match them oldest first (age, the request network's default) or with one iSLIP iteration
+ * (the reply network's default); "fifo" offers only heads. Packets of one (input, output) pair
+ * keep their order whatever the matching.
  *
  * Timing (all in crossbar cycles; D is the cycle the packet is pushed into the output link):
  *
@@ -57,7 +59,8 @@ struct xbar_params {
 	uint32_t input_buffer;     /* packets each input port buffers */
 	uint32_t slice_port_bytes; /* bytes per cycle a slice sends into the reply network; 0: one
 				    * packet a cycle whatever its size */
-	uint32_t arbiter;          /* index into xbar_arbiter_names: XBAR_ARB_* */
+	uint32_t arbiter;          /* the request network's matching: XBAR_ARB_* */
+	uint32_t reply_arbiter;    /* the reply network's */
 };
 
 /* How the ports are matched each cycle: "fifo": an input offers only its head packet, each free
@@ -72,7 +75,7 @@ extern const char *const xbar_arbiter_names[];
 
 extern const struct cfg_field xbar_fields[];
 extern const size_t xbar_nfields;
-#define XBAR_NFIELDS 7 /* entries of xbar_fields[] (checked in the .c) */
+#define XBAR_NFIELDS 8 /* entries of xbar_fields[] (checked in the .c) */
 
 enum xbar_net { XBAR_NET_REQ, XBAR_NET_REPLY, XBAR_NET_COUNT };
 

@@ -68,8 +68,8 @@ else
 	expect_match "--plot: note that gnuplot is missing" "gnuplot is not on PATH" "$out"
 fi
 
-# the L2 plateau of gpu-l2-cache (r = 11: 5.6 MB read by blocks on every SM): +0.1 % with the
-# crossbar's virtual output queues (xbar.arbiter = islip), -38 % with head-of-line blocking
+# the L2 plateau of gpu-l2-cache (r = 11: 5.6 MB read by blocks on every SM): within a few % with the
+# crossbar's virtual output queues (xbar.arbiter = age or islip), -38 % with head-of-line blocking
 run_gmsim validate -q -c $A --measured "$M" --gpu "A100-80GB (variant not stated)" \
 	--metrics l2_read_bw@total_working_set_kB=5632 --max-error 10
 printf '%s\n' "$out" | sed -n '1,8p' | sed 's/^/# /'

@@ -311,7 +311,7 @@ static double stat(const struct env *e, const char *name)
 static struct xbar_params params(uint32_t lat, uint32_t req_b, uint32_t reply_b, uint32_t hdr,
 				 uint32_t inbuf)
 {
-	struct xbar_params p = { lat, req_b, reply_b, hdr, inbuf, 0, XBAR_ARB_FIFO };
+	struct xbar_params p = { lat, req_b, reply_b, hdr, inbuf, 0, XBAR_ARB_FIFO, XBAR_ARB_FIFO };
 
 	return p;
 }
@@ -342,6 +342,7 @@ static void test_fields_table(void **state)
 	assert_int_equal(p.input_buffer, 8);
 	assert_int_equal(p.slice_port_bytes, 0);
 	assert_int_equal(p.arbiter, XBAR_ARB_AGE);
+	assert_int_equal(p.reply_arbiter, XBAR_ARB_ISLIP);
 	assert_string_equal(xbar_arbiter_names[XBAR_ARB_FIFO], "fifo");
 	assert_string_equal(xbar_arbiter_names[XBAR_ARB_ISLIP], "islip");
 	assert_string_equal(xbar_arbiter_names[XBAR_ARB_AGE], "age");
@@ -581,6 +582,7 @@ static void test_head_of_line(void **state)
 		bool islip = arb == XBAR_ARB_ISLIP;
 
 		p.arbiter = (uint32_t)arb;
+		p.reply_arbiter = (uint32_t)arb;
 		env_init(&e, &p, 2, 2, 1000, 1000, 1000, 4);
 		st = plan_req(&e, MEM_REQ_STORE, 1, 0, 0xf, 128, 0);
 		st->byte_mask[0] = st->byte_mask[1] = ~UINT64_C(0);
@@ -614,6 +616,7 @@ static void test_islip_match(void **state)
 
 	(void)state;
 	p.arbiter = XBAR_ARB_ISLIP;
+	p.reply_arbiter = XBAR_ARB_ISLIP;
 	env_init(&e, &p, 2, 3, 1000, 1000, 1000, 4);
 	plan_req(&e, MEM_REQ_LOAD, 0, 0, 0x1, 32, 0);
 	plan_req(&e, MEM_REQ_LOAD, 0, 1, 0x1, 32, 1);
@@ -652,6 +655,7 @@ static void test_age_match(void **state)
 		struct env e;
 
 		p.arbiter = arb;
+		p.reply_arbiter = arb;
 		env_init(&e, &p, 2, 2, 1000, 1000, 1000, 4);
 		st = plan_req(&e, MEM_REQ_STORE, 0, 0, 0xf, 128, 0);
 		st->byte_mask[0] = st->byte_mask[1] = ~UINT64_C(0);
@@ -699,6 +703,7 @@ static double saturated_rate(uint32_t arbiter, uint32_t buf)
 	double rate;
 
 	p.arbiter = arbiter;
+	p.reply_arbiter = arbiter;
 	env_init(&e, &p, 8, 8, 1000, 1000, 1000, 64);
 	for (s = 0; s < 8; s++)
 		for (k = 0; k < per; k++)
@@ -917,6 +922,7 @@ static void random_run(tick_t ps, tick_t px, tick_t pd, uint64_t seed, uint32_t 
 	uint64_t out_by[2] = { 0, 0 }, busy[2] = { 0, 0 }, sb[2] = { 0, 0 }, sf[2] = { 0, 0 };
 
 	p.arbiter = arbiter;
+	p.reply_arbiter = arbiter;
 	env_init(&e, &p, 8, 6, ps, px, pd, 2);
 	e.rng ^= seed;
 	for (i = 0; i < 14; i++) {
