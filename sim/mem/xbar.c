@@ -611,11 +611,12 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 }
 
 /*
- * Step 2: one iSLIP iteration over the packets the inputs offer (xbar.arbiter: with islip and
- * age each input's oldest visible packet for every output, its virtual output queues; with fifo
- * only its head, and then an input has at most one grant, so the match is plain round-robin at
- * each output and head-of-line blocking stays; with age the grant and the accept go to the
- * oldest packet instead of the round-robin order, which only breaks a grant's ties):
+ * Step 2: one iSLIP iteration over the packets the inputs offer (the network's arbiter,
+ * xbar.arbiter or xbar.reply_arbiter: with islip and age each input's oldest visible packet for
+ * every output, its virtual output queues; with fifo only its head, and then an input has at
+ * most one grant, so the match is plain round-robin at each output and head-of-line blocking
+ * stays; with age the grant and the accept go to the oldest packet instead of the round-robin
+ * order, which only breaks a grant's ties):
  *   request: each input that may send offers, for every output, its oldest visible packet for
  *            it (later packets for the same output wait behind it: per-pair order is kept);
  *   grant:   each free output grants the requesting input next from its pointer rr;
