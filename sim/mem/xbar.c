@@ -35,7 +35,7 @@
  *               pointer and pops that packet (link_pop_at); both pointers move past an
  *               accepted match only. A grant that is not accepted is lost for the cycle.
  *               Accel-Sim's tested configs use iSLIP (-icnt_arbiter_algo 1, or BookSim's
- *               islip allocators) (the reply network's default);
+ *               islip allocators; the reply network's default);
  *        age:   the same offers, matched oldest first (the request network's default): each
  *               free output grants the offered packet that became visible at its input
  *               earliest (ties: the round-robin order above), each granted input accepts the
