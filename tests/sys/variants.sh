@@ -141,8 +141,9 @@ expect_eq "... with both origins and the derived figure it changes" \
 
 # --origin: file:line, include, -o, default.
 run_gmsim config show -c configs/variants/v100-hbm2e.cfg -o mc.read_queue=64 --origin
+wl=$(grep -n '^ *write_low = ' "$GMSIM_SRCDIR/configs/v100.cfg" | head -n 1 | cut -d: -f1)
 expect_eq "--origin: a layer's key, an included one, an override, a default" \
-	"dram.rows = 0  # configs/variants/v100-hbm2e.cfg:9|dram.data_rate_gbps = 3.2  # configs/dram/hbm2e-3.2gbps.cfg:5|mc.read_queue = 64  # -o mc.read_queue=64|mc.write_low = 32  # configs/v100.cfg:68" \
+	"dram.rows = 0  # configs/variants/v100-hbm2e.cfg:9|dram.data_rate_gbps = 3.2  # configs/dram/hbm2e-3.2gbps.cfg:5|mc.read_queue = 64  # -o mc.read_queue=64|mc.write_low = 32  # configs/v100.cfg:$wl" \
 	"$(for k in dram.rows dram.data_rate_gbps mc.read_queue mc.write_low; do printf '%s\n' "$out" | grep "^$k = "; done | tr '\n' '|' | sed 's/|$//')"
 run_gmsim config show -c configs/test/small-gpu.cfg --origin
 expect_eq "--origin: a key nobody sets is the default" "mc.row_hit_cap = 16  # default" \
