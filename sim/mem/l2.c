@@ -34,8 +34,9 @@
  * Stage order in a tick: (0) fills, (1) lookups, (2) miss-queue drain, (3) replies. A fill is
  * therefore seen by a lookup of the same cycle, and a miss found at cycle c is sent at c.
  * A store that writes only some bytes of k sectors holds the lookups k x partial_write_cycles
- * after its own (the data array's read-modify-write of each sector with its ECC): the next
- * lookup is at c + 1 + k x partial_write_cycles.
+ * from its own (the data array's read-modify-write of each sector with its ECC, which takes
+ * the place of the one array cycle a store's write is): the next lookup is at
+ * c + k x partial_write_cycles, where a store of whole sectors leaves it at c + 1.
  *
  * Latency (L2 cycles; v = the cycle the request becomes visible at the head of `in`):
  *   hit or store ack:  reply pushed at v + hit_latency_cycles (unloaded); a store's ack at
@@ -190,10 +191,11 @@ const struct cfg_field l2_fields[] = {
 		      "back); the home slice's own lookup and the near slice's fill and reply add "
 		      "their latencies as for any access"),
 	CFG_U32_FIELD(P, partial_write_cycles, 0, 1000, "0",
-		      "L2 cycles a store holds the slice's lookups, beyond its own lookup, for each "
-		      "sector it writes only some bytes of: the data array reads the sector, merges "
-		      "the bytes and writes it back with its ECC (a read-modify-write); 0: a partial "
-		      "write costs what a full one does"),
+		      "L2 cycles a store holds the slice's lookups for each sector it writes only "
+		      "some bytes of, in place of the one cycle of its own lookup: the data array "
+		      "reads the sector, merges the bytes and writes it back with its ECC (a "
+		      "read-modify-write: 2 = one read, one write); 0: a partial write costs what a "
+		      "full one does (1 too, with one lookup a cycle)"),
 };
 #undef P
 const size_t l2_nfields = sizeof l2_fields / sizeof l2_fields[0];
@@ -526,7 +528,8 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
  */
 
 /* A store that wrote some sectors in part holds the lookups partial_write_cycles per such
- * sector after its own (the data array's read-modify-write of each). */
+ * sector from its own lookup (the data array's read-modify-write of each, in place of the
+ * store's one array cycle). */
 static void hold_for_partial(struct l2 *l2, const struct cache_bytes *bytes, cycle_t now)
 {
 	uint32_t s, n = 0;
@@ -538,7 +541,7 @@ static void hold_for_partial(struct l2 *l2, const struct cache_bytes *bytes, cyc
 	if (n == 0)
 		return;
 	l2->st.partial_writes += n;
-	l2->lookup_free = now + 1 + (cycle_t)n * l2->p.partial_write_cycles;
+	l2->lookup_free = now + (cycle_t)n * l2->p.partial_write_cycles;
 }
 
 /* A store (write-allocate without fetch): it needs a reply slot for its ack and, for an absent

@@ -661,8 +661,8 @@ static void test_partial_write_read(void **state)
 }
 
 /* l2.partial_write_cycles = 3: a store that writes part of two sectors (bytes 24-39: the last 8
- * of sector 0, the first 8 of sector 1) holds the lookups 2 x 3 cycles after its own; one that
- * writes whole sectors does not. */
+ * of sector 0, the first 8 of sector 1) holds the lookups 2 x 3 cycles from its own (the
+ * read-modify-writes take the place of its one cycle); one that writes whole sectors does not. */
 static void test_partial_write_hold(void **state)
 {
 	struct env *e = env_new(state, 1);
@@ -670,9 +670,9 @@ static void test_partial_write_hold(void **state)
 
 	e->p.partial_write_cycles = 3;
 	env_start(e);
-	/* both visible at 11: the store is looked up at 11 and holds the lookups until 11 + 1 +
-	 * 6 = 18; the load (a hit on the written bytes 24-27) is looked up at 18, its reply
-	 * pushed at 118 and popped at 119 (without the hold: looked up at 12, popped at 113) */
+	/* both visible at 11: the store is looked up at 11 and holds the lookups until 11 + 6 =
+	 * 17; the load (a hit on the written bytes 24-27) is looked up at 17, its reply pushed
+	 * at 117 and popped at 118 (without the hold: looked up at 12, popped at 113) */
 	st = issue_at(e, 10, MEM_REQ_STORE, 0x3000, 0x3, 24, 16);
 	ld = issue_at(e, 10, MEM_REQ_LOAD, 0x3000, 0x1, 24, 4);
 	/* whole sectors 2 and 3 (bytes 64-127) at 200, then a load of them: looked up at 202 */
@@ -680,7 +680,7 @@ static void test_partial_write_hold(void **state)
 	ld2 = issue_at(e, 200, MEM_REQ_LOAD, 0x3000, 0xc, 64, 64);
 	run_all(e, true);
 	assert_int_equal(e->reply_at[st], 10 + 1 + 100 + 1);
-	assert_int_equal(e->reply_at[ld], 18 + 100 + 1);
+	assert_int_equal(e->reply_at[ld], 17 + 100 + 1);
 	assert_int_equal(e->reply_at[full], 200 + 1 + 100 + 1);
 	assert_int_equal(e->reply_at[ld2], 202 + 100 + 1);
 	assert_int_equal(e->ndram, 0);
