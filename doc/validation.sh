@@ -13,7 +13,7 @@
 # then doc/validation_report.py turns the JSON files into the Markdown tables.
 # KEEP=1 keeps the runs whose TAG.json exists (to finish an interrupted run; delete the JSON
 # files after a config or model change). JOBS=N runs N validates at once (default 2, the cores of the machine it was sized on:
-# about 20 minutes there). The --max-points of each run keep that budget; every point is a
+# about 25 minutes there). The --max-points of each run keep that budget; every point is a
 # deterministic simulation, so a rerun reproduces the files exactly.
 set -eu
 cd "$(dirname "$0")/.."
@@ -30,13 +30,13 @@ v100-cache|v100|V100-PCIe-16GB|l1_l2_read_bw_per_dataset|16
 v100-stream|v100|V100-PCIe-16GB|stream_|8
 v100-markdewing|v100|V100 (variant not stated)|pchase_latency|12
 a100-40gb-pchase|a100-40gb|A100-40GB (variant not stated)|pchase_latency|16
-a100-40gb-stream|a100-40gb|A100-40GB (variant not stated)|stream_|4
+a100-40gb-stream|a100-40gb|A100-40GB (variant not stated)|stream_|8
 a100-40gb-strides|a100-40gb|A100 (variant not stated)|l1_cycles_per_warp_load,l1_load_bytes_per_cycle_per_SM|48
 a100-40gb-ocl|a100-40gb|A100-PCIe-40GB|coalesced_,misaligned_|4
 a100-80gb-pchase|a100-80gb|A100-80GB (variant not stated)|pchase_latency|16
 a100-80gb-cache|a100-80gb|A100-80GB (variant not stated)|l1_l2_read_bw_per_dataset|12
 a100-80gb-l2|a100-80gb|A100-80GB (variant not stated)|l2_read_bw|12
-a100-80gb-stream|a100-80gb|A100-80GB (variant not stated)|stream_|4
+a100-80gb-stream|a100-80gb|A100-80GB (variant not stated)|stream_|8
 a100-80gb-markdewing|a100-80gb|A100-SXM4-80GB|pchase_latency|12
 a40-cache|a40|A40 (GA102 GDDR6; proxy for RTX A6000)|l1_l2_read_bw_per_dataset|16
 a40-stream|a40|A40 (GA102 GDDR6; proxy for RTX A6000)|stream_|8
