@@ -85,6 +85,11 @@ c = [x["sim.cycles"] for x in r]
 print("yes" if c[0] != c[1] else "no", c[1], c[2])' "$S/out/results.csv")"
 
 # What failed before: include + change (now a base; the include form says so), a relative
+# The line of a shipped config that sets KEY (the first; the last with "last"), so that comment
+# edits in configs/ do not break the origins checked below.
+key_line() {
+	grep -n "^ *$2 = " "$GMSIM_SRCDIR/configs/$1" | { if [ "${3:-}" = last ]; then tail -n 1; else head -n 1; fi; } | cut -d: -f1
+}
 # include of a shipped config whose own includes sit next to it, an absolute include.
 printf '@include "../gmsim/configs/v100.cfg"\nl2: { cache: { size_kb = 192; }; };\n' >"$S/inc.cfg"
 in_study config check -c inc.cfg
@@ -94,7 +99,7 @@ expect_eq "include then set a key: exit 1, the message says to use base" \
 printf 'base = "../gmsim/configs/v100.cfg";\nl2: { cache: { size_kb = 192; }; };\n' >"$S/v100-l2x2.cfg"
 in_study config show -c v100-l2x2.cfg --origin
 expect_eq "as a base: exit 0, the key from the variant, the rest from v100.cfg and sm/volta.cfg" \
-	"0 l2.cache.size_kb = 192  # v100-l2x2.cfg:2|gpu.sms = 80  # ../gmsim/configs/v100.cfg:30|sm.max_warps = 64  # ../gmsim/configs/sm/volta.cfg:35" \
+	"0 l2.cache.size_kb = 192  # v100-l2x2.cfg:2|gpu.sms = 80  # ../gmsim/configs/v100.cfg:$(key_line v100.cfg sms)|sm.max_warps = 64  # ../gmsim/configs/sm/volta.cfg:$(key_line sm/volta.cfg max_warps)" \
 	"$rc $(for k in l2.cache.size_kb gpu.sms sm.max_warps; do printf '%s\n' "$out" | grep "^$k = "; done | tr '\n' '|' | sed 's/|$//')"
 printf '@include "../gmsim/configs/v100.cfg"\n' >"$S/relinc.cfg"
 in_study config check -c relinc.cfg
@@ -108,7 +113,7 @@ expect_eq "an absolute include: exit 0" "0 V100-PCIe-16GB" \
 printf 'base = "v100.cfg";\ndram: {\n  @include "dram/hbm2e-3.2gbps.cfg"\n};\n' >"$S/shipped.cfg"
 in_study config show -c shipped.cfg --origin
 expect_eq "base and include found in the shipped folder" \
-	"0 dram.standard = \"hbm2e\"  # $src/configs/dram/hbm2e-3.2gbps.cfg:4|gpu.sms = 80  # $src/configs/v100.cfg:30" \
+	"0 dram.standard = \"hbm2e\"  # $src/configs/dram/hbm2e-3.2gbps.cfg:4|gpu.sms = 80  # $src/configs/v100.cfg:$(key_line v100.cfg sms)" \
 	"$rc $(for k in dram.standard gpu.sms; do printf '%s\n' "$out" | grep "^$k = "; done | tr '\n' '|' | sed 's/|$//')"
 
 # A variant that sets its base's values has its base's hash; diff says nothing differs.
@@ -134,16 +139,14 @@ for v in a100-80gb-l2x2:a100-80gb:l2.cache.size_kb \
 		"$rc $(printf '%s\n' "$out" | sed -n 's/^  \([a-z0-9_.]*\): .* -> .*  (A: .*/\1/p' | tr '\n' ',' | sed 's/,$//')"
 done
 run_gmsim config diff configs/a100-80gb.cfg configs/variants/a100-80gb-l2x2.cfg
-ln=$(grep -n '^ *size_kb = ' "$GMSIM_SRCDIR/configs/a100-80gb.cfg" | tail -n 1 | cut -d: -f1)
 expect_eq "... with both origins and the derived figure it changes" \
-	"  l2.cache.size_kb: 512 -> 1024  (A: configs/a100-80gb.cfg:$ln; B: configs/variants/a100-80gb-l2x2.cfg:9)|derived figures that change:|  L2 capacity, MB: 40.0 -> 80.0" \
+	"  l2.cache.size_kb: 512 -> 1024  (A: configs/a100-80gb.cfg:$(key_line a100-80gb.cfg size_kb last); B: configs/variants/a100-80gb-l2x2.cfg:9)|derived figures that change:|  L2 capacity, MB: 40.0 -> 80.0" \
 	"$(printf '%s\n' "$out" | tail -n 3 | tr '\n' '|' | sed 's/|$//')"
 
 # --origin: file:line, include, -o, default.
 run_gmsim config show -c configs/variants/v100-hbm2e.cfg -o mc.read_queue=64 --origin
-wl=$(grep -n '^ *write_low = ' "$GMSIM_SRCDIR/configs/v100.cfg" | head -n 1 | cut -d: -f1)
 expect_eq "--origin: a layer's key, an included one, an override, a default" \
-	"dram.rows = 0  # configs/variants/v100-hbm2e.cfg:9|dram.data_rate_gbps = 3.2  # configs/dram/hbm2e-3.2gbps.cfg:5|mc.read_queue = 64  # -o mc.read_queue=64|mc.write_low = 32  # configs/v100.cfg:$wl" \
+	"dram.rows = 0  # configs/variants/v100-hbm2e.cfg:9|dram.data_rate_gbps = 3.2  # configs/dram/hbm2e-3.2gbps.cfg:5|mc.read_queue = 64  # -o mc.read_queue=64|mc.write_low = 32  # configs/v100.cfg:$(key_line v100.cfg write_low)" \
 	"$(for k in dram.rows dram.data_rate_gbps mc.read_queue mc.write_low; do printf '%s\n' "$out" | grep "^$k = "; done | tr '\n' '|' | sed 's/|$//')"
 run_gmsim config show -c configs/test/small-gpu.cfg --origin
 expect_eq "--origin: a key nobody sets is the default" "mc.row_hit_cap = 16  # default" \
