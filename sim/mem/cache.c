@@ -70,6 +70,14 @@
  * cache_reserve, cleared by cache_fill only. A write may complete a pending sector (then it is
  * DIRTY and pending; the fill just clears the flag).
  *
+ * Finding a line. A lookup compares the line's tag with each way of its set: cheap for an L2
+ * slice's 16-24 ways, not for the L1s of the shipped GPUs (4 sets of 128-352 ways: a V100 naive
+ * transpose spent 12% of its host time in that walk). A cache of CACHE_HASH_ASSOC ways or more
+ * also keeps a hash index of its present lines (tag -> line index; open addressing, linear
+ * probing, at most half full, deletion by backward shift), so a lookup costs a probe or two
+ * whatever the ways. It answers exactly what the walk would (a tag is present at most once), so
+ * nothing simulated changes; cache_check compares the two.
+ *
  * Invariants (cache_check):
  *   - an absent line has tag 0, no valid, dirty or pending sector and no written byte;
  *   - a present line's tag maps to its set, and no two present ways of a set share a tag;
@@ -229,7 +237,15 @@ struct cache {
 	struct cache_stats st;
 	cache_index_fn *index_fn;   /* NULL: index with the line number itself */
 	const void *index_ctx;
+	/* hash index of the present lines (see the top): slot = line index + 1, 0 empty; NULL
+	 * below CACHE_HASH_ASSOC ways */
+	uint32_t *hx;
+	uint32_t hx_mask;           /* slots - 1 (a power of two, >= 2 x nlines) */
+	uint32_t hx_shift;          /* 64 - log2(slots) */
 };
+
+/* Ways from which a cache keeps a hash index of its lines. */
+#define CACHE_HASH_ASSOC 32
 
 static size_t line_idx(const struct cache *c, uint32_t set, uint32_t way)
 {
@@ -292,8 +308,49 @@ static struct cache_bytes bytes_and(const struct cache_bytes *a, const struct ca
 	return r;
 }
 
+/* The hash slot line number line starts its probe at (Fibonacci hashing). */
+static inline uint32_t hx_home(const struct cache *c, uint64_t line)
+{
+	return (uint32_t)((line * UINT64_C(0x9E3779B97F4A7C15)) >> c->hx_shift);
+}
+
+/* Files present line i (tag set) in the hash index. */
+static void hx_insert(struct cache *c, size_t i)
+{
+	uint32_t h = hx_home(c, c->lines[i].tag);
+
+	while (c->hx[h] != 0)
+		h = (h + 1) & c->hx_mask;
+	c->hx[h] = (uint32_t)i + 1;
+}
+
+/* Takes present line i out of the hash index: the entries after its slot that probed past it
+ * move back (backward-shift deletion), so every probe still ends at an empty slot. */
+static void hx_remove(struct cache *c, size_t i)
+{
+	uint32_t h = hx_home(c, c->lines[i].tag), hole, j;
+
+	while (c->hx[h] != (uint32_t)i + 1) {
+		SIM_ASSERT(c->hx[h] != 0);
+		h = (h + 1) & c->hx_mask;
+	}
+	hole = h;
+	for (j = (hole + 1) & c->hx_mask; c->hx[j] != 0; j = (j + 1) & c->hx_mask) {
+		uint32_t home = hx_home(c, c->lines[c->hx[j] - 1].tag);
+
+		/* it may fill the hole unless its home lies cyclically in (hole, j] */
+		if (((j - home) & c->hx_mask) >= ((j - hole) & c->hx_mask)) {
+			c->hx[hole] = c->hx[j];
+			hole = j;
+		}
+	}
+	c->hx[hole] = 0;
+}
+
 static void line_clear(struct cache *c, size_t i)
 {
+	if (c->hx != NULL && c->lines[i].present)
+		hx_remove(c, i);
 	memset(&c->lines[i], 0, sizeof c->lines[i]);
 	memset(&c->bytes[i * c->mask_words], 0, c->mask_words * sizeof c->bytes[0]);
 }
@@ -380,6 +437,16 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 	c->last_use = xcalloc(c->nlines, sizeof *c->last_use);
 	c->inserted = xcalloc(c->nlines, sizeof *c->inserted);
 	c->evictable = xcalloc((c->g.assoc + 63) / 64, sizeof *c->evictable);
+	if (c->g.assoc >= CACHE_HASH_ASSOC) {
+		uint32_t bits = 1;
+
+		while ((UINT64_C(1) << bits) < 2 * (uint64_t)c->nlines)
+			bits++;
+		SIM_ASSERT(bits < 32);
+		c->hx = xcalloc((size_t)1 << bits, sizeof *c->hx);
+		c->hx_mask = (uint32_t)((UINT64_C(1) << bits) - 1);
+		c->hx_shift = 64 - bits;
+	}
 	c->repl = cache_repl_get(p->replacement);
 	c->repl_st = c->repl->init != NULL ? c->repl->init(c->g.sets, c->g.assoc, seed) : NULL;
 	if (st != NULL)
@@ -393,6 +460,7 @@ void cache_destroy(struct cache *c)
 		return;
 	if (c->repl->fini != NULL)
 		c->repl->fini(c->repl_st);
+	free(c->hx);
 	free(c->evictable);
 	free(c->inserted);
 	free(c->last_use);
@@ -487,6 +555,14 @@ static ptrdiff_t find(const struct cache *c, addr_t addr, uint32_t *set)
 	size_t base;
 
 	*set = set_of_line(c, line);
+	if (c->hx != NULL) {
+		uint32_t h = hx_home(c, line), e;
+
+		for (; (e = c->hx[h]) != 0; h = (h + 1) & c->hx_mask)
+			if (c->lines[e - 1].tag == line)
+				return (ptrdiff_t)(e - 1);
+		return -1;
+	}
 	base = line_idx(c, *set, 0);
 	for (w = 0; w < c->g.assoc; w++)
 		if (c->lines[base + w].present && c->lines[base + w].tag == line)
@@ -617,7 +693,9 @@ int cache_allocate(struct cache *c, addr_t addr, uint32_t pending, struct cache_
 	size_t base, i;
 
 	SIM_ASSERT((pending & ~c->g.full_mask) == 0);
-	SIM_ASSERT(find(c, addr, &set) < 0);
+	/* find gives the set (not inside SIM_ASSERT: --disable-asserts compiles that out) */
+	i = (size_t)find(c, addr, &set);
+	SIM_ASSERT(i == (size_t)-1);
 	base = line_idx(c, set, 0);
 	memset(victim, 0, sizeof *victim);
 	for (w = 0; w < c->g.assoc; w++) {
@@ -656,6 +734,8 @@ int cache_allocate(struct cache *c, addr_t addr, uint32_t pending, struct cache_
 	line_clear(c, i);
 	c->lines[i].present = true;
 	c->lines[i].tag = line;
+	if (c->hx != NULL)
+		hx_insert(c, i);
 	c->lines[i].pending = (uint8_t)pending;
 	c->inserted[i] = c->last_use[i] = ++c->seq;
 	if (c->repl->insert != NULL)
@@ -869,6 +949,22 @@ void cache_check(const struct cache *c)
 	}
 	SIM_ASSERT(c->st.hits + c->st.sector_misses + c->st.line_misses == c->st.accesses);
 	SIM_ASSERT(c->st.dirty_evictions <= c->st.evictions);
+	if (c->hx != NULL) {
+		/* the hash index holds exactly the present lines, each where a probe finds it */
+		size_t i, present = 0, filed = 0;
+
+		for (i = 0; i <= c->hx_mask; i++)
+			filed += c->hx[i] != 0;
+		for (i = 0; i < c->nlines; i++) {
+			uint32_t in_set;
+
+			if (!c->lines[i].present)
+				continue;
+			present++;
+			SIM_ASSERT(find(c, c->lines[i].tag << c->line_shift, &in_set) == (ptrdiff_t)i);
+		}
+		SIM_ASSERT(filed == present);
+	}
 }
 
 _Static_assert(sizeof cache_fields / sizeof cache_fields[0] == CACHE_NFIELDS,

@@ -5,7 +5,8 @@
  * step (with a reserved way), reserved lines never evicted and a fully reserved set refusing
  * allocation, the byte masks of a dirty eviction, write without fetch then reads of written and
  * unwritten bytes, linear against XOR indexing on strided sweeps, a 96-set (48 KB) cache, line
- * sizes from 16 to 256 B, flush iteration, statistics, every geometry error message, the field
+ * sizes from 16 to 256 B, flush iteration, the hash index of a 64-way cache against a reference
+ * model over 20 k random steps, statistics, every geometry error message, the field
  * table through the loader, and contract violations. cache_check runs after every step.
  */
 #include "config.h"
@@ -752,6 +753,60 @@ static void test_flush_and_invalidate(void **state)
 	cache_destroy(c);
 }
 
+/* A cache of CACHE_HASH_ASSOC ways or more finds its lines through a hash index (cache.c). 20 k
+ * random allocations and invalidations over 4x its capacity in lines: after each, exactly the
+ * lines the returned ways and victims say are present are found (an entry lost by a deletion's
+ * backward shift, or one left behind, shows), and cache_check compares the index with the
+ * arrays. */
+static void test_hash_index(void **state)
+{
+	enum { SETS = 4, WAYS = 64, NLINES = 4 * SETS * WAYS };
+	struct cache_params p = params(SETS * WAYS * LINE / 1024, LINE, 32, WAYS,
+				       CACHE_INDEX_XOR, CACHE_REPL_LRU);
+	struct cache *c = cache_create(&p, 1, NULL, "t");
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	bool ref[NLINES] = { false };
+	uint32_t step, n, present = 0, evicted = 0, dropped = 0;
+
+	(void)state;
+	gsl_rng_set(rng, 7);
+	for (step = 0; step < 20000; step++) {
+		struct cache_line_info v;
+
+		n = (uint32_t)gsl_rng_uniform_int(rng, NLINES);
+		if (!ref[n]) {
+			assert_true(alloc(c, L(n), 0, &v) >= 0);
+			ref[n] = true;
+			if (v.present) {
+				assert_true(ref[v.addr / LINE]);
+				ref[v.addr / LINE] = false;
+				evicted++;
+			}
+		} else if (gsl_rng_uniform_int(rng, 4) == 0) {
+			assert_true(cache_invalidate(c, L(n), &v));
+			assert_int_equal(v.addr, L(n));
+			ref[n] = false;
+			dropped++;
+		} else {
+			assert_int_not_equal(acc(c, L(n), 0x1), CACHE_LINE_MISS);
+		}
+		cache_check(c);
+		if (step % 1000 == 999)
+			for (n = 0; n < NLINES; n++)
+				assert_int_equal(info(c, L(n)).present, ref[n]);
+	}
+	for (n = 0; n < NLINES; n++)
+		present += ref[n];
+	/* the sequence did fill the cache and churn it both ways */
+	assert_true(present > SETS * WAYS * 9 / 10 && evicted > 1000 && dropped > 1000);
+	cache_invalidate_all(c);
+	cache_check(c);
+	for (n = 0; n < NLINES; n++)
+		assert_false(info(c, L(n)).present);
+	gsl_rng_free(rng);
+	cache_destroy(c);
+}
+
 static void test_stats_registry(void **state)
 {
 	struct stats *st = stats_create();
@@ -987,6 +1042,7 @@ int main(void)
 		cmocka_unit_test(test_non_pow2_sets),
 		cmocka_unit_test(test_line_sizes),
 		cmocka_unit_test(test_flush_and_invalidate),
+		cmocka_unit_test(test_hash_index),
 		cmocka_unit_test(test_stats_registry),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_geometry_errors),
