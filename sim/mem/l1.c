@@ -429,25 +429,31 @@ static enum level_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t vis
 static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uint32_t *words)
 {
 	uint32_t bb = l1->p.data_bank_bytes, sb = l1->p.cache.sector_bytes;
-	uint32_t wpl = l1->p.cache.line_bytes / bb, wps = sb / bb;
+	uint32_t wpl = l1->p.cache.line_bytes / bb, wps = sb / bb, nb = l1->p.data_banks;
 	uint64_t first = (r->addr / l1->p.cache.line_bytes) * wpl;
 	bool bytes = wps > 1 && bb < 64 && (r->byte_mask[0] | r->byte_mask[1]) != 0;
+	uint32_t sectors = r->sector_mask & ((1u << (wpl / wps)) - 1); /* the line's */
+	uint32_t bank0 = (uint32_t)(first % nb);
 	uint64_t mask = 0;
-	uint32_t w;
 
-	for (w = 0; w < wpl; w++) {
-		uint32_t off = w * bb;
+	/* the words of each requested sector (bb divides sb: l1_params_check), their banks
+	 * counted on from the sector's first without a division per word: on every access */
+	while (sectors != 0) {
+		uint32_t w = (uint32_t)__builtin_ctz(sectors) * wps, end = w + wps;
+		uint32_t bank = (bank0 + w) % nb;
 
-		if (!((r->sector_mask >> (off / sb)) & 1u))
-			continue;
-		if (bytes) {
-			uint64_t m = ((1ull << bb) - 1) << (off % 64);
+		sectors &= sectors - 1;
+		for (; w < end; w++, bank = bank + 1 == nb ? 0 : bank + 1) {
+			if (bytes) {
+				uint32_t off = w * bb;
+				uint64_t m = ((1ull << bb) - 1) << (off % 64);
 
-			if ((r->byte_mask[off / 64] & m) == 0)
-				continue;
+				if ((r->byte_mask[off / 64] & m) == 0)
+					continue;
+			}
+			mask |= 1ull << bank;
+			(*words)++;
 		}
-		mask |= 1ull << ((first + w) % l1->p.data_banks);
-		(*words)++;
 	}
 	return mask;
 }
