@@ -540,10 +540,11 @@ struct cache_bytes cache_sector_bytes(const struct cache *c, uint32_t mask)
 	uint32_t s, i;
 
 	memset(&b, 0, sizeof b);
-	for (s = 0; s < c->g.sectors; s++)
-		if (mask & (1u << s))
-			for (i = 0; i < BYTE_WORDS; i++)
-				b.w[i] |= c->sector_bm[s].w[i];
+	for (mask &= c->g.full_mask; mask != 0; mask &= mask - 1) {
+		s = (uint32_t)__builtin_ctz(mask);
+		for (i = 0; i < BYTE_WORDS; i++)
+			b.w[i] |= c->sector_bm[s].w[i];
+	}
 	return b;
 }
 
