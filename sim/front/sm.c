@@ -823,14 +823,12 @@ static void sm_retire(struct sm_core *sm, cycle_t now)
 	uint32_t i;
 	bool freed = false;
 
-	for (i = 0; i < f->p.max_warps && sm->n_finished > 0; i++) {
+	/* the finished warps, from fin's set bits (retiring one clears only its own) */
+	for (i = next_set(sm->fin, 0, f->p.max_warps); i < f->p.max_warps && sm->n_finished > 0;
+	     i = next_set(sm->fin, i + 1, f->p.max_warps)) {
 		struct warp *w;
 		struct block_slot *b;
 
-		if (sm->fin[i / 64] >> (i % 64) == 0) {
-			i |= 63; /* no finished warp at i or above in this word */
-			continue;
-		}
 		w = &sm->warps[i];
 		if (!w->live || !w->finished || w->inflight != 0 || w->busy_until > now)
 			continue;
@@ -1010,14 +1008,15 @@ static void sm_tick(void *self, cycle_t now)
 	 * wait for a reply or a barrier, which wake us. */
 	for (i = 0; i < f->p.max_warps && next > now + 1; i++) {
 		const struct warp *w;
-		uint64_t word = sm->unblk[i / 64] | sm->fin[i / 64];
+		uint64_t word = (sm->unblk[i / 64] | sm->fin[i / 64]) >> (i % 64);
 
-		if ((word >> (i % 64)) == 0) {
+		if (word == 0) {
 			i |= 63;
 			continue;
 		}
-		if (!((word >> (i % 64)) & 1))
-			continue;
+		i += (uint32_t)__builtin_ctzll(word); /* the next such warp */
+		if (i >= f->p.max_warps)
+			break;
 		w = &sm->warps[i];
 		if (w->finished) {
 			if (w->inflight == 0)
