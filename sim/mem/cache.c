@@ -76,7 +76,11 @@
  * also keeps a hash index of its present lines (tag -> line index; open addressing, linear
  * probing, at most half full, deletion by backward shift), so a lookup costs a probe or two
  * whatever the ways. It answers exactly what the walk would (a tag is present at most once), so
- * nothing simulated changes; cache_check compares the two.
+ * nothing simulated changes; cache_check compares the two. Such a cache also finds a free way from
+ * a bitmap of its absent ways (the lowest, as the walk), and under lru or fifo keeps each set's
+ * present lines in stamp order (a doubly linked list: an insert, and under lru a use, moves the
+ * line to the tail), so a victim is the first line from the head with no fill pending: the
+ * evictable way with the smallest stamp, as the policy's own walk over the ways would pick.
  *
  * Invariants (cache_check):
  *   - an absent line has tag 0, no valid, dirty or pending sector and no written byte;
@@ -242,7 +246,16 @@ struct cache {
 	uint32_t *hx;
 	uint32_t hx_mask;           /* slots - 1 (a power of two, >= 2 x nlines) */
 	uint32_t hx_shift;          /* 64 - log2(slots) */
+	/* with hx: bit w of freebits[set * fw ..]: way w is absent */
+	uint64_t *freebits;
+	uint32_t fw;                /* words per set */
+	/* with hx, under lru or fifo: each set's present lines in stamp order (line indices;
+	 * ORD_NIL ends), oldest at ord_head[set]; NULL otherwise */
+	uint32_t *ord_prev, *ord_next, *ord_head, *ord_tail;
+	bool ord_on_use;            /* lru: a use restamps the line (moves it to the tail) */
 };
+
+#define ORD_NIL UINT32_MAX
 
 /* Ways from which a cache keeps a hash index of its lines. */
 #define CACHE_HASH_ASSOC 32
@@ -347,10 +360,44 @@ static void hx_remove(struct cache *c, size_t i)
 	c->hx[hole] = 0;
 }
 
+/* Links line i (of set) at the tail of its set's stamp order: its stamp is the newest. */
+static void ord_append(struct cache *c, uint32_t set, size_t i)
+{
+	uint32_t t = c->ord_tail[set];
+
+	c->ord_prev[i] = t;
+	c->ord_next[i] = ORD_NIL;
+	if (t == ORD_NIL)
+		c->ord_head[set] = (uint32_t)i;
+	else
+		c->ord_next[t] = (uint32_t)i;
+	c->ord_tail[set] = (uint32_t)i;
+}
+
+static void ord_unlink(struct cache *c, uint32_t set, size_t i)
+{
+	uint32_t p = c->ord_prev[i], n = c->ord_next[i];
+
+	if (p == ORD_NIL)
+		c->ord_head[set] = n;
+	else
+		c->ord_next[p] = n;
+	if (n == ORD_NIL)
+		c->ord_tail[set] = p;
+	else
+		c->ord_prev[n] = p;
+}
+
 static void line_clear(struct cache *c, size_t i)
 {
-	if (c->hx != NULL && c->lines[i].present)
+	if (c->hx != NULL && c->lines[i].present) {
+		uint32_t set = (uint32_t)(i / c->g.assoc), way = (uint32_t)(i % c->g.assoc);
+
 		hx_remove(c, i);
+		c->freebits[(size_t)set * c->fw + way / 64] |= 1ull << (way % 64);
+		if (c->ord_head != NULL)
+			ord_unlink(c, set, i);
+	}
 	memset(&c->lines[i], 0, sizeof c->lines[i]);
 	memset(&c->bytes[i * c->mask_words], 0, c->mask_words * sizeof c->bytes[0]);
 }
@@ -446,6 +493,23 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 		c->hx = xcalloc((size_t)1 << bits, sizeof *c->hx);
 		c->hx_mask = (uint32_t)((UINT64_C(1) << bits) - 1);
 		c->hx_shift = 64 - bits;
+		c->fw = (c->g.assoc + 63) / 64;
+		c->freebits = xcalloc((size_t)c->g.sets * c->fw, sizeof *c->freebits);
+		for (s = 0; s < c->g.sets; s++) {
+			uint32_t w;
+
+			for (w = 0; w < c->g.assoc; w++)
+				c->freebits[(size_t)s * c->fw + w / 64] |= 1ull << (w % 64);
+		}
+		if (p->replacement == CACHE_REPL_LRU || p->replacement == CACHE_REPL_FIFO) {
+			c->ord_prev = xcalloc(c->nlines, sizeof *c->ord_prev);
+			c->ord_next = xcalloc(c->nlines, sizeof *c->ord_next);
+			c->ord_head = xcalloc(c->g.sets, sizeof *c->ord_head);
+			c->ord_tail = xcalloc(c->g.sets, sizeof *c->ord_tail);
+			for (s = 0; s < c->g.sets; s++)
+				c->ord_head[s] = c->ord_tail[s] = ORD_NIL;
+			c->ord_on_use = p->replacement == CACHE_REPL_LRU;
+		}
 	}
 	c->repl = cache_repl_get(p->replacement);
 	c->repl_st = c->repl->init != NULL ? c->repl->init(c->g.sets, c->g.assoc, seed) : NULL;
@@ -461,6 +525,11 @@ void cache_destroy(struct cache *c)
 	if (c->repl->fini != NULL)
 		c->repl->fini(c->repl_st);
 	free(c->hx);
+	free(c->freebits);
+	free(c->ord_prev);
+	free(c->ord_next);
+	free(c->ord_head);
+	free(c->ord_tail);
 	free(c->evictable);
 	free(c->inserted);
 	free(c->last_use);
@@ -581,9 +650,16 @@ static size_t find_present(const struct cache *c, addr_t addr)
 	return (size_t)i;
 }
 
-static void stamp_use(struct cache *c, size_t i)
+/* A use of line i (of set). */
+static void stamp_use(struct cache *c, uint32_t set, size_t i)
 {
 	c->last_use[i] = ++c->seq;
+	if (c->ord_on_use) {
+		if (c->ord_tail[set] != (uint32_t)i) {
+			ord_unlink(c, set, i);
+			ord_append(c, set, i);
+		}
+	}
 	if (c->repl->touch != NULL)
 		c->repl->touch(c->repl_st, (uint32_t)(i / c->g.assoc), (uint32_t)(i % c->g.assoc));
 }
@@ -655,7 +731,7 @@ enum cache_outcome cache_access(struct cache *c, addr_t addr, uint32_t sectors,
 		break;
 	}
 	if (out->way >= 0)
-		stamp_use(c, line_idx(c, out->set, (uint32_t)out->way));
+		stamp_use(c, out->set, line_idx(c, out->set, (uint32_t)out->way));
 	return o;
 }
 
@@ -666,7 +742,7 @@ bool cache_touch(struct cache *c, addr_t addr)
 
 	if (i < 0)
 		return false;
-	stamp_use(c, (size_t)i);
+	stamp_use(c, set, (size_t)i);
 	return true;
 }
 
@@ -699,13 +775,40 @@ int cache_allocate(struct cache *c, addr_t addr, uint32_t pending, struct cache_
 	SIM_ASSERT(i == (size_t)-1);
 	base = line_idx(c, set, 0);
 	memset(victim, 0, sizeof *victim);
-	for (w = 0; w < c->g.assoc; w++) {
-		if (!c->lines[base + w].present) {
-			way = w;
-			break;
+	if (c->hx != NULL) {
+		/* the lowest absent way, from the bitmap */
+		const uint64_t *fb = &c->freebits[(size_t)set * c->fw];
+
+		for (w = 0; w < c->fw; w++)
+			if (fb[w] != 0) {
+				way = w * 64 + (uint32_t)__builtin_ctzll(fb[w]);
+				break;
+			}
+	} else {
+		for (w = 0; w < c->g.assoc; w++) {
+			if (!c->lines[base + w].present) {
+				way = w;
+				break;
+			}
 		}
 	}
-	if (way == UINT32_MAX) {
+	if (way == UINT32_MAX && c->ord_head != NULL) {
+		/* lru, fifo: the oldest line with no fill pending */
+		uint32_t k;
+
+		for (k = c->ord_head[set]; k != ORD_NIL && c->lines[k].pending != 0;
+		     k = c->ord_next[k])
+			;
+		if (k == ORD_NIL) {
+			c->st.alloc_fails++;
+			return -1;
+		}
+		way = (uint32_t)(k - base);
+		line_info(c, k, victim);
+		c->st.evictions++;
+		if (victim->dirty != 0)
+			c->st.dirty_evictions++;
+	} else if (way == UINT32_MAX) {
 		struct cache_repl_set rs;
 
 		memset(c->evictable, 0, (c->g.assoc + 63) / 64 * sizeof *c->evictable);
@@ -735,8 +838,12 @@ int cache_allocate(struct cache *c, addr_t addr, uint32_t pending, struct cache_
 	line_clear(c, i);
 	c->lines[i].present = true;
 	c->lines[i].tag = line;
-	if (c->hx != NULL)
+	if (c->hx != NULL) {
 		hx_insert(c, i);
+		c->freebits[(size_t)set * c->fw + way / 64] &= ~(1ull << (way % 64));
+		if (c->ord_head != NULL)
+			ord_append(c, set, i);
+	}
 	c->lines[i].pending = (uint8_t)pending;
 	c->inserted[i] = c->last_use[i] = ++c->seq;
 	if (c->repl->insert != NULL)
@@ -951,8 +1058,29 @@ void cache_check(const struct cache *c)
 	SIM_ASSERT(c->st.hits + c->st.sector_misses + c->st.line_misses == c->st.accesses);
 	SIM_ASSERT(c->st.dirty_evictions <= c->st.evictions);
 	if (c->hx != NULL) {
-		/* the hash index holds exactly the present lines, each where a probe finds it */
-		size_t i, present = 0, filed = 0;
+		/* the hash index holds exactly the present lines, each where a probe finds it; the
+		 * free bitmap marks the absent ways; the stamp order links every present line of
+		 * its set, stamps increasing */
+		size_t i, present = 0, filed = 0, linked = 0;
+
+		for (set = 0; set < c->g.sets; set++) {
+			uint32_t k, prev = ORD_NIL;
+
+			for (w = 0; w < c->g.assoc; w++)
+				SIM_ASSERT(((c->freebits[(size_t)set * c->fw + w / 64] >> (w % 64)) & 1) ==
+					   !c->lines[line_idx(c, set, w)].present);
+			if (c->ord_head == NULL)
+				continue;
+			for (k = c->ord_head[set]; k != ORD_NIL; prev = k, k = c->ord_next[k]) {
+				const uint64_t *stamp = c->ord_on_use ? c->last_use : c->inserted;
+
+				SIM_ASSERT(k / c->g.assoc == set && c->lines[k].present &&
+					   c->ord_prev[k] == prev);
+				SIM_ASSERT(prev == ORD_NIL || stamp[prev] < stamp[k]);
+				linked++;
+			}
+			SIM_ASSERT(c->ord_tail[set] == prev);
+		}
 
 		for (i = 0; i <= c->hx_mask; i++)
 			filed += c->hx[i] != 0;
@@ -965,6 +1093,7 @@ void cache_check(const struct cache *c)
 			SIM_ASSERT(find(c, c->lines[i].tag << c->line_shift, &in_set) == (ptrdiff_t)i);
 		}
 		SIM_ASSERT(filed == present);
+		SIM_ASSERT(c->ord_head == NULL || linked == present);
 	}
 }
 

@@ -753,58 +753,104 @@ static void test_flush_and_invalidate(void **state)
 	cache_destroy(c);
 }
 
-/* A cache of CACHE_HASH_ASSOC ways or more finds its lines through a hash index (cache.c). 20 k
- * random allocations and invalidations over 4x its capacity in lines: after each, exactly the
- * lines the returned ways and victims say are present are found (an entry lost by a deletion's
- * backward shift, or one left behind, shows), and cache_check compares the index with the
- * arrays. */
-static void test_hash_index(void **state)
+/* A cache of CACHE_HASH_ASSOC ways or more finds its lines through a hash index, its free ways
+ * through a bitmap and, under lru and fifo, its victims through a stamp-ordered list (cache.c).
+ * 20 k random steps over 4x its capacity in lines (allocations, a quarter of them with a fill
+ * pending, fills, uses, invalidations), against a reference model: exactly the lines the model
+ * holds are found, and each victim is the model's: in the new line's set, the line with no fill
+ * pending whose last use (lru) or insert (fifo) is oldest. cache_check compares the index, the
+ * bitmap and the list with the arrays after every step. */
+static void hash_run(enum cache_repl repl)
 {
 	enum { SETS = 4, WAYS = 64, NLINES = 4 * SETS * WAYS };
 	struct cache_params p = params(SETS * WAYS * LINE / 1024, LINE, 32, WAYS,
-				       CACHE_INDEX_XOR, CACHE_REPL_LRU);
+				       CACHE_INDEX_XOR, repl);
 	struct cache *c = cache_create(&p, 1, NULL, "t");
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	bool ref[NLINES] = { false };
-	uint32_t step, n, present = 0, evicted = 0, dropped = 0;
+	static bool ref[NLINES], pend[NLINES];
+	static uint64_t stamp[NLINES];
+	uint64_t clock = 0;
+	uint32_t step, n, k, present = 0, evicted = 0, dropped = 0, refused = 0;
 
-	(void)state;
+	memset(ref, 0, sizeof ref);
+	memset(pend, 0, sizeof pend);
 	gsl_rng_set(rng, 7);
 	for (step = 0; step < 20000; step++) {
 		struct cache_line_info v;
 
 		n = (uint32_t)gsl_rng_uniform_int(rng, NLINES);
 		if (!ref[n]) {
-			assert_true(alloc(c, L(n), 0, &v) >= 0);
-			ref[n] = true;
-			if (v.present) {
-				assert_true(ref[v.addr / LINE]);
-				ref[v.addr / LINE] = false;
+			bool with_fill = gsl_rng_uniform_int(rng, 4) == 0;
+			uint32_t set = cache_set_of(c, L(n)), want = NLINES, free_ways = WAYS;
+
+			for (k = 0; k < NLINES; k++) {
+				if (!ref[k] || cache_set_of(c, L(k)) != set)
+					continue;
+				free_ways--;
+				if (!pend[k] && (want == NLINES || stamp[k] < stamp[want]))
+					want = k;
+			}
+			if (alloc(c, L(n), with_fill ? 0x1 : 0, &v) < 0) {
+				/* every way of the set waits for a fill */
+				assert_int_equal(free_ways, 0);
+				assert_int_equal(want, NLINES);
+				refused++;
+				continue;
+			}
+			if (free_ways > 0) {
+				assert_false(v.present);
+			} else {
+				assert_true(v.present && v.addr % LINE == 0 && v.addr / LINE < NLINES);
+				/* random: any line of the set with no fill pending */
+				if (repl != CACHE_REPL_RANDOM)
+					assert_int_equal(v.addr, L(want));
+				want = (uint32_t)(v.addr / LINE);
+				assert_true(ref[want] && !pend[want] && cache_set_of(c, v.addr) == set);
+				ref[want] = false;
 				evicted++;
 			}
-		} else if (gsl_rng_uniform_int(rng, 4) == 0) {
+			ref[n] = true;
+			pend[n] = with_fill;
+			stamp[n] = ++clock;
+		} else if (pend[n]) {
+			fill(c, L(n), 0x1);
+			pend[n] = false;
+		} else if (gsl_rng_uniform_int(rng, 2) == 0) {
 			assert_true(cache_invalidate(c, L(n), &v));
 			assert_int_equal(v.addr, L(n));
 			ref[n] = false;
 			dropped++;
 		} else {
 			assert_int_not_equal(acc(c, L(n), 0x1), CACHE_LINE_MISS);
+			if (repl == CACHE_REPL_LRU)
+				stamp[n] = ++clock;
 		}
 		cache_check(c);
 		if (step % 1000 == 999)
-			for (n = 0; n < NLINES; n++)
-				assert_int_equal(info(c, L(n)).present, ref[n]);
+			for (k = 0; k < NLINES; k++)
+				assert_int_equal(info(c, L(k)).present, ref[k]);
 	}
 	for (n = 0; n < NLINES; n++)
 		present += ref[n];
-	/* the sequence did fill the cache and churn it both ways */
-	assert_true(present > SETS * WAYS * 9 / 10 && evicted > 1000 && dropped > 1000);
+	/* the sequence did fill the cache and churn it every way */
+	assert_true(present > SETS * WAYS * 9 / 10 && evicted > 1000 && dropped > 500 && refused > 0);
+	for (n = 0; n < NLINES; n++)
+		if (pend[n])
+			fill(c, L(n), 0x1);
 	cache_invalidate_all(c);
 	cache_check(c);
 	for (n = 0; n < NLINES; n++)
 		assert_false(info(c, L(n)).present);
 	gsl_rng_free(rng);
 	cache_destroy(c);
+}
+
+static void test_hash_index(void **state)
+{
+	(void)state;
+	hash_run(CACHE_REPL_LRU);
+	hash_run(CACHE_REPL_FIFO);
+	hash_run(CACHE_REPL_RANDOM); /* the policy's own walk; index and bitmap as above */
 }
 
 static void test_stats_registry(void **state)
