@@ -16,16 +16,25 @@
  * A unit's timed wake is a promise, wake_cycle: "u is ticked at wake_cycle". It is dropped only
  * when u is ticked at a cycle >= wake_cycle, whatever u does in between: clock_sleep never drops
  * it. While u is awake the promise needs no event (u is ticked every cycle); while u sleeps it is
- * backed by one wake event at the edge tick of wake_cycle. There is one promise per unit and it
+ * backed by its domain: a promise less than WHEEL_SLOTS cycles ahead goes on the domain's wheel
+ * (a bitmap of units per cycle modulo WHEEL_SLOTS), and the domain's edge event is kept at or
+ * before the wheel's first cycle; the edge of that cycle wakes the units due before it takes its
+ * snapshot, as a wake event at the same tick (EVQ_PRIO_WAKE, before every edge) would have. A busy
+ * GPU's units sleep a few cycles at a time, millions of times a run: one event per domain edge
+ * instead of one per sleep. A promise further out is backed by one wake event at the edge tick of
+ * wake_cycle. There is one promise per unit and it
  * only moves earlier, so a request for a cycle after the pending one is covered by the earlier
  * tick, as clock.h says: a unit ticked early must look at its inputs again and sleep until the
  * next cycle it needs (for a link, clock_sleep_until(u, link_head_ready(l))).
  *
  * Invariants (clock_check)
  *   - awake_count == popcount(awake bitmap), and each unit's bit is its state.
- *   - outside an edge, an edge event is pending iff awake_count > 0, at the next unfired edge.
- *   - a sleeping unit with a promise has its wake event pending; a unit with a wake event pending
- *     has a promise, at the event's cycle (by construction: eventq does not tell an event's tick).
+ *   - outside an edge, an edge event is pending iff awake_count > 0 or the wheel holds a unit:
+ *     at the next unfired edge if awake_count > 0, else at or before the wheel's first cycle
+ *     (an edge left early by a cancelled promise just ticks nobody).
+ *   - a sleeping unit with a promise has its wake event pending or is on the wheel (not both);
+ *     a unit with either has a promise, at the event's cycle or in its wheel slot, and the
+ *     wheel's promises lie within WHEEL_SLOTS cycles from the next edge.
  *   - next_unfired (one past the last cycle whose edge fired) never decreases.
  *   - memo, when set, holds a tick and that tick / period (clock_cycle's cache).
  *
@@ -48,6 +57,8 @@
 #include "log.h"
 
 #define BITS_PER_WORD 64
+/* Cycles a domain's wheel of timed wakes reaches (a power of two, one bit each in wheel_occ). */
+#define WHEEL_SLOTS 64
 
 struct clock_unit {
 	struct clock *clk;
@@ -58,6 +69,8 @@ struct clock_unit {
 	bool awake;
 	cycle_t wake_cycle; /* promised tick by this cycle, CYCLE_NEVER: none */
 	uint64_t wake_id;   /* eventq id of the wake event, 0: none pending */
+	bool in_wheel;      /* the promise is on the domain's wheel instead, */
+	unsigned wheel_slot; /* in this slot (wake_cycle may move before it is taken off) */
 	uint64_t ticks;
 };
 
@@ -84,6 +97,10 @@ struct clock {
 	unsigned n_words;
 	unsigned n_awake;
 	uint64_t edge_id;   /* eventq id of the pending edge, 0: none */
+	cycle_t edge_cycle; /* its cycle */
+	uint64_t *wheel;    /* [n_words * WHEEL_SLOTS]: word w of slot s at w * WHEEL_SLOTS + s */
+	uint64_t wheel_occ; /* bit s: slot s holds a unit */
+	unsigned wheel_n;   /* units on the wheel */
 	cycle_t next_unfired; /* one past the last cycle whose edge fired (0 before any) */
 	uint64_t edges;
 	bool in_edge;
@@ -131,12 +148,61 @@ static cycle_t next_edge_cycle(const struct clock *c)
 	return ceil_now > c->next_unfired ? ceil_now : c->next_unfired;
 }
 
+/* An edge event pending at cycle cyc or earlier (inside an edge, edge_fire sees to it at its
+ * end). */
+static void edge_by(struct clock *c, cycle_t cyc)
+{
+	if (c->in_edge || (c->edge_id != 0 && c->edge_cycle <= cyc))
+		return;
+	if (c->edge_id != 0)
+		eventq_cancel(c->q, c->edge_id);
+	c->edge_cycle = cyc;
+	c->edge_id = eventq_schedule(c->q, clock_tick_of(c, cyc), c->prio, edge_fire, c);
+}
+
+/* An edge at the next edge cycle, for a unit just woken (one may be pending later, for the
+ * wheel). */
 static void edge_ensure(struct clock *c)
 {
-	if (c->edge_id != 0 || c->in_edge)
-		return; /* pending already, or edge_fire reschedules itself at its end */
-	c->edge_id = eventq_schedule(c->q, clock_tick_of(c, next_edge_cycle(c)), c->prio,
-				     edge_fire, c);
+	if (c->in_edge)
+		return; /* edge_fire reschedules itself at its end */
+	edge_by(c, next_edge_cycle(c));
+}
+
+/* The wheel's first promise (the wheel holds one), all of them in [from, from + WHEEL_SLOTS). */
+static cycle_t wheel_first(const struct clock *c, cycle_t from)
+{
+	unsigned r = (unsigned)(from % WHEEL_SLOTS);
+	uint64_t occ = r == 0 ? c->wheel_occ : c->wheel_occ >> r | c->wheel_occ << (WHEEL_SLOTS - r);
+
+	SIM_ASSERT(occ != 0);
+	return from + (cycle_t)__builtin_ctzll(occ);
+}
+
+static void wheel_put(struct clock_unit *u)
+{
+	struct clock *c = u->clk;
+	unsigned s = (unsigned)(u->wake_cycle % WHEEL_SLOTS);
+
+	c->wheel[u->idx / BITS_PER_WORD * WHEEL_SLOTS + s] |= UINT64_C(1) << (u->idx % BITS_PER_WORD);
+	c->wheel_occ |= UINT64_C(1) << s;
+	c->wheel_n++;
+	u->in_wheel = true;
+	u->wheel_slot = s;
+}
+
+static void wheel_take(struct clock_unit *u)
+{
+	struct clock *c = u->clk;
+	unsigned s = u->wheel_slot, w;
+
+	c->wheel[u->idx / BITS_PER_WORD * WHEEL_SLOTS + s] &= ~(UINT64_C(1) << (u->idx % BITS_PER_WORD));
+	c->wheel_n--;
+	u->in_wheel = false;
+	for (w = 0; w < c->n_words; w++)
+		if (c->wheel[w * WHEEL_SLOTS + s] != 0)
+			return;
+	c->wheel_occ &= ~(UINT64_C(1) << s);
 }
 
 static void set_awake(struct clock_unit *u)
@@ -159,15 +225,20 @@ static void set_asleep(struct clock_unit *u)
 		return;
 	u->awake = false;
 	c->awake[u->idx / BITS_PER_WORD] &= ~(UINT64_C(1) << (u->idx % BITS_PER_WORD));
-	/* An edge with nobody to tick is not worth an event. Inside an edge, edge_fire decides. */
+	/* An edge with nobody to tick is not worth an event (but the wheel's first promise is).
+	 * Inside an edge, edge_fire decides. */
 	if (--c->n_awake == 0 && c->edge_id != 0 && !c->in_edge) {
 		eventq_cancel(c->q, c->edge_id);
 		c->edge_id = 0;
+		if (c->wheel_n > 0)
+			edge_by(c, wheel_first(c, next_edge_cycle(c)));
 	}
 }
 
 static void wake_cancel(struct clock_unit *u)
 {
+	if (u->in_wheel)
+		wheel_take(u); /* the edge event may now come early: it ticks nobody */
 	if (u->wake_id != 0) {
 		eventq_cancel(u->clk->q, u->wake_id);
 		u->wake_id = 0;
@@ -190,8 +261,13 @@ static void wake_arm(struct clock_unit *u)
 		set_awake(u);
 		return;
 	}
-	if (u->wake_id != 0)
+	if (u->wake_id != 0 || u->in_wheel)
 		return; /* already armed at wake_cycle (the invariant) */
+	if (u->wake_cycle - next < WHEEL_SLOTS) {
+		wheel_put(u);
+		edge_by(c, u->wake_cycle);
+		return;
+	}
 	u->wake_id = eventq_schedule(c->q, clock_tick_of(c, u->wake_cycle), EVQ_PRIO_WAKE,
 				     wake_fire, u);
 }
@@ -222,6 +298,26 @@ static void edge_fire(void *ctx, tick_t now)
 	c->next_unfired = cyc + 1;
 	c->edges++;
 	c->in_edge = true;
+	if ((c->wheel_occ >> (cyc % WHEEL_SLOTS)) & 1) {
+		/* the promises of this cycle wake their units before the snapshot */
+		unsigned s = (unsigned)(cyc % WHEEL_SLOTS);
+
+		c->wheel_occ &= ~(UINT64_C(1) << s);
+		for (w = 0; w < c->n_words; w++) {
+			uint64_t due = c->wheel[w * WHEEL_SLOTS + s];
+
+			c->wheel[w * WHEEL_SLOTS + s] = 0;
+			for (; due != 0; due &= due - 1) {
+				struct clock_unit *u = c->units[w * BITS_PER_WORD +
+								 (unsigned)__builtin_ctzll(due)];
+
+				SIM_ASSERT(u->in_wheel && u->wake_cycle == cyc);
+				u->in_wheel = false;
+				c->wheel_n--;
+				set_awake(u);
+			}
+		}
+	}
 	memcpy(c->snap, c->awake, c->n_words * sizeof *c->snap);
 	for (w = 0; w < c->n_words; w++) {
 		uint64_t todo = c->snap[w];
@@ -235,7 +331,7 @@ static void edge_fire(void *ctx, tick_t now)
 			if (u->wake_cycle <= cyc) {
 				/* Promise kept; its event (at or before this tick, at a lower
 				 * priority value) has fired. */
-				SIM_ASSERT(u->wake_id == 0);
+				SIM_ASSERT(u->wake_id == 0 && !u->in_wheel);
 				u->wake_cycle = CYCLE_NEVER;
 			}
 			u->ticks++;
@@ -245,8 +341,12 @@ static void edge_fire(void *ctx, tick_t now)
 		}
 	}
 	c->in_edge = false;
-	if (c->n_awake > 0)
+	if (c->n_awake > 0) {
+		c->edge_cycle = cyc + 1;
 		c->edge_id = eventq_schedule(c->q, now + c->period, c->prio, edge_fire, c);
+	} else if (c->wheel_n > 0) {
+		edge_by(c, wheel_first(c, cyc + 1));
+	}
 #ifdef SIM_DEBUG
 	clock_check(c);
 #endif
@@ -287,6 +387,7 @@ void clock_destroy(struct clock *c)
 		free(c->units[i]);
 	}
 	free(c->units);
+	free(c->wheel);
 	free(c->awake);
 	free(c->snap);
 	free(c->memo);
@@ -309,6 +410,9 @@ struct clock_unit *clock_attach(struct clock *c, const char *name, clock_tick_fn
 		c->awake = xreallocarray(c->awake, c->n_words, sizeof *c->awake);
 		c->snap = xreallocarray(c->snap, c->n_words, sizeof *c->snap);
 		c->awake[c->n_words - 1] = 0;
+		c->wheel = xreallocarray(c->wheel, (size_t)c->n_words * WHEEL_SLOTS, sizeof *c->wheel);
+		memset(&c->wheel[(size_t)(c->n_words - 1) * WHEEL_SLOTS], 0,
+		       WHEEL_SLOTS * sizeof *c->wheel);
 	}
 	u = xcalloc(1, sizeof *u);
 	u->clk = c;
@@ -477,8 +581,26 @@ void clock_check(const struct clock *c)
 		pop += (unsigned)__builtin_popcountll(c->awake[w]);
 	SIM_ASSERT(pop == c->n_awake);
 	if (!c->in_edge) {
-		SIM_ASSERT((c->edge_id != 0) == (c->n_awake > 0));
+		SIM_ASSERT((c->edge_id != 0) == (c->n_awake > 0 || c->wheel_n > 0));
 		SIM_ASSERT(c->edge_id == 0 || eventq_is_pending(c->q, c->edge_id));
+		if (c->n_awake > 0)
+			SIM_ASSERT(c->edge_cycle == next_edge_cycle(c));
+		else if (c->wheel_n > 0)
+			SIM_ASSERT(c->edge_cycle <= wheel_first(c, next_edge_cycle(c)));
+	}
+	{
+		unsigned on = 0, s;
+
+		for (s = 0; s < WHEEL_SLOTS; s++) {
+			uint64_t any = 0;
+
+			for (w = 0; w < c->n_words; w++) {
+				any |= c->wheel[w * WHEEL_SLOTS + s];
+				on += (unsigned)__builtin_popcountll(c->wheel[w * WHEEL_SLOTS + s]);
+			}
+			SIM_ASSERT((any != 0) == ((c->wheel_occ >> s) & 1));
+		}
+		SIM_ASSERT(on == c->wheel_n);
 	}
 	for (i = 0; i < c->n_units; i++) {
 		const struct clock_unit *u = c->units[i];
@@ -487,10 +609,18 @@ void clock_check(const struct clock *c)
 		SIM_ASSERT(u->clk == c && u->idx == i);
 		SIM_ASSERT(u->awake == bit);
 		if (u->wake_id != 0) {
-			SIM_ASSERT(eventq_is_pending(c->q, u->wake_id));
+			SIM_ASSERT(eventq_is_pending(c->q, u->wake_id) && !u->in_wheel);
 			SIM_ASSERT(u->wake_cycle != CYCLE_NEVER);
 		}
+		if (u->in_wheel) {
+			unsigned s = (unsigned)(u->wake_cycle % WHEEL_SLOTS);
+
+			SIM_ASSERT((c->wheel[i / BITS_PER_WORD * WHEEL_SLOTS + s] >> (i % BITS_PER_WORD)) & 1);
+			/* within the wheel's reach of the next edge (so slots are not shared) */
+			SIM_ASSERT(u->wake_cycle >= next_edge_cycle(c) &&
+				   u->wake_cycle - next_edge_cycle(c) < WHEEL_SLOTS);
+		}
 		if (!u->awake && u->wake_cycle != CYCLE_NEVER)
-			SIM_ASSERT(u->wake_id != 0);
+			SIM_ASSERT(u->wake_id != 0 || u->in_wheel);
 	}
 }

@@ -368,12 +368,13 @@ static void test_sleep_until_exact(void **state)
 	assert_int_equal(clock_edges(c), 1);
 	assert_false(clock_is_awake(u->cu));
 	assert_int_equal(clock_awake_count(c), 0);
-	assert_int_equal(eventq_pending(w->q), 1); /* the wake at 10, no edge */
+	assert_int_equal(eventq_pending(w->q), 1); /* the edge at 10 (the wheel's), no wake event */
+	assert_int_equal(eventq_next_tick(w->q), 10000);
 	clock_check(c);
 	eventq_run_until(w->q, TICK_NEVER);
 	EXPECT_LOG(w, 0, 0, 0, 10, 0, 12);
 	assert_int_equal(clock_edges(c), 3);
-	assert_int_equal(eventq_fired(w->q), 5); /* 3 edges + 2 wakes */
+	assert_int_equal(eventq_fired(w->q), 3); /* 3 edges: both promises were on the wheel */
 	assert_int_equal(eventq_now(w->q), 12000);
 	assert_int_equal(eventq_pending(w->q), 0);
 	clock_check(c);
@@ -418,6 +419,45 @@ static void test_idle_costs_nothing(void **state)
 	clock_check(idle);
 	clock_destroy(c);
 	clock_destroy(idle);
+	world_free(w);
+}
+
+/* The wheel's reach: at cycle 0 (next edge 1) a promise of 64 is 63 cycles ahead and goes on the
+ * wheel (no event of its own; the edge event is put at 64), one of 65 is 64 ahead and gets a wake
+ * event. Units 0 and 2 share the wheel's slot 64 % 64 = 0 with nothing else; unit 1 is further
+ * out. Each is ticked at its cycle and nowhere between. */
+static void sleep_until_id(struct tu *u, cycle_t now)
+{
+	if (now == 0)
+		clock_sleep_until(u->cu, u->id == 1 ? 65 : 64);
+	else
+		clock_sleep(u->cu);
+}
+
+static void test_wheel_reach(void **state)
+{
+	struct world *w = world_new();
+	struct clock *c = clock_create(w->q, "c", 1000);
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		add_unit(w, c, i, 0)->on_tick = sleep_until_id;
+		clock_wake(w->u[i].cu);
+	}
+	eventq_run_until(w->q, 1000);
+	EXPECT_LOG(w, 0, 0, 1, 0, 2, 0);
+	assert_int_equal(clock_awake_count(c), 0);
+	assert_int_equal(eventq_pending(w->q), 2); /* the edge at 64, the wake event at 65 */
+	assert_int_equal(eventq_next_tick(w->q), 64000);
+	clock_check(c);
+	eventq_run_until(w->q, TICK_NEVER);
+	EXPECT_LOG(w, 0, 0, 1, 0, 2, 0, 0, 64, 2, 64, 1, 65);
+	assert_int_equal(clock_edges(c), 3);
+	assert_int_equal(eventq_fired(w->q), 4); /* edges 0, 64, 65 and unit 1's wake */
+	assert_int_equal(eventq_pending(w->q), 0);
+	clock_check(c);
+	clock_destroy(c);
 	world_free(w);
 }
 
@@ -476,7 +516,7 @@ static void test_wake_at_only_earlier(void **state)
 	eventq_run_until(w->q, TICK_NEVER);
 	EXPECT_LOG(w, 0, 30);
 	assert_int_equal(clock_edges(c), 1);
-	assert_int_equal(eventq_fired(w->q), 2);
+	assert_int_equal(eventq_fired(w->q), 1); /* the edge at 30: the promise was on the wheel */
 	clock_check(c);
 	clock_destroy(c);
 	world_free(w);
@@ -549,7 +589,7 @@ static void test_wake_at_past_cycle(void **state)
  * A promise made to an awake unit survives its clock_sleep (a link's consumer is ticked in the
  * cycle of the push, sees nothing yet, and sleeps). Unit 0 (the producer) drives unit 1, which
  * calls clock_sleep at every tick from cycle 3 on:
- *   cycle 3  promise 6 to the awake unit 1; unit 1 sleeps and a wake event is armed for 6
+ *   cycle 3  promise 6 to the awake unit 1; unit 1 sleeps on the wheel's slot for 6
  *   cycle 4  promise 7: a wake at 6 is pending, and timed wakes only move earlier: ignored
  *   cycle 6  unit 1 ticked (the promise kept); it sleeps with nothing pending
  *   cycle 7  clock_wake(unit 1): ticked from 8
@@ -594,7 +634,7 @@ static void test_promise_survives_sleep(void **state)
 	EXPECT_LOG(w, 0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 1, 2, 0, 3, 1, 3, 0, 4, 0, 5, 0, 6, 1, 6,
 		   0, 7, 0, 8, 1, 8, 0, 9, 1, 9);
 	assert_int_equal(clock_edges(c), 10);
-	assert_int_equal(eventq_fired(w->q), 11); /* 10 edges + the wake at 6 */
+	assert_int_equal(eventq_fired(w->q), 10); /* 10 edges: the promise of 6 on the wheel */
 	assert_int_equal(eventq_pending(w->q), 0);
 	clock_check(c);
 	clock_destroy(c);
@@ -819,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_sleep_until_exact),
 		cmocka_unit_test(test_idle_costs_nothing),
 		cmocka_unit_test(test_sleep_until_never),
+		cmocka_unit_test(test_wheel_reach),
 		cmocka_unit_test(test_wake_at_only_earlier),
 		cmocka_unit_test(test_sleep_keeps_timed_wake),
 		cmocka_unit_test(test_wake_at_past_cycle),
