@@ -6,7 +6,8 @@
 # seconds, they do not replace them). A benchmark: it prints figures and checks nothing.
 #   usage: bench/instructions.sh OLD_GMSIM NEW_GMSIM   (from the source folder; needs valgrind)
 # The runs: an A100-class copy of 512 Ki floats, naive transpose n = 256 and a 10 k-load chase;
-# the V100 naive transpose as an Accel-Sim trace (n = 256); 100 k sequential and random 64 B
+# the same copy on the shipped A100-40GB config (whose L1s, as every shipped GPU's, have 4 sets of
+# 128-352 ways); the V100 naive transpose as an Accel-Sim trace (n = 256); 100 k sequential and random 64 B
 # reads on the 16-channel GDDR6 test config and the random ones on the 40-channel HBM2e one.
 # Both binaries run at once (two processes: callgrind is about 50x slower than a plain run).
 set -u
@@ -40,6 +41,8 @@ count() {
 		-w workloads/transpose_naive.wl -p n=256
 	one "pointer chase, 10 k loads (A100-class)" run -q -c configs/a100-class.cfg \
 		-w workloads/pointer_chase.wl -p loads=10000
+	one "copy n = 512 Ki (A100-40GB: 352-way L1s)" run -q -c configs/a100-40gb.cfg \
+		-w workloads/stream_copy.wl -p n=524288
 	one "V100 naive transpose trace, n = 256" run -q -c configs/v100.cfg \
 		--trace "$T/v100t/transpose/kernelslist.g"
 	one "GDDR6 16 ch, 100 k sequential reads" dram -c configs/test/gddr6-16ch.cfg \
