@@ -247,12 +247,12 @@ static void wake_cancel(struct clock_unit *u)
 
 /*
  * Backs a sleeping unit's promise with an event. A promise due at the next edge anyway needs no
- * event: the unit simply wakes now, which ticks it at that same edge.
+ * event: the unit simply wakes now, which ticks it at that same edge. next: next_edge_cycle(),
+ * which the callers have just computed.
  */
-static void wake_arm(struct clock_unit *u)
+static void wake_arm(struct clock_unit *u, cycle_t next)
 {
 	struct clock *c = u->clk;
-	cycle_t next = next_edge_cycle(c);
 
 	SIM_ASSERT(!u->awake && u->wake_cycle != CYCLE_NEVER);
 	if (u->wake_cycle <= next) {
@@ -502,30 +502,38 @@ void clock_wake(struct clock_unit *u)
 
 void clock_wake_at(struct clock_unit *u, cycle_t cyc)
 {
-	cycle_t next = next_edge_cycle(u->clk);
+	cycle_t next;
 
 	cyc = clamp_cycle(u->clk, cyc);
+	/* timed wakes only move earlier (and raising cyc to the next edge cannot make it so):
+	 * the common case of a link's consumer promised its earlier item */
+	if (cyc >= u->wake_cycle)
+		return;
+	next = next_edge_cycle(u->clk);
 	if (cyc < next)
 		cyc = next;
 	if (cyc >= u->wake_cycle)
-		return; /* timed wakes only move earlier */
+		return;
 	u->wake_cycle = cyc;
 	/* A pending event is now too late. An awake unit keeps the promise without one. */
 	wake_cancel(u);
 	if (!u->awake)
-		wake_arm(u);
+		wake_arm(u, next);
 }
 
 void clock_sleep(struct clock_unit *u)
 {
+	cycle_t next;
+
 	if (!u->awake)
 		return;
 	/* A promise due at the next edge would wake the unit right back: just stay awake. */
-	if (u->wake_cycle <= next_edge_cycle(u->clk))
+	next = next_edge_cycle(u->clk);
+	if (u->wake_cycle <= next)
 		return;
-	set_asleep(u);
+	set_asleep(u); /* moves no time: next stands */
 	if (u->wake_cycle != CYCLE_NEVER)
-		wake_arm(u);
+		wake_arm(u, next);
 }
 
 void clock_sleep_until(struct clock_unit *u, cycle_t cyc)
@@ -548,7 +556,7 @@ void clock_sleep_until(struct clock_unit *u, cycle_t cyc)
 	set_asleep(u);
 	/* CYCLE_NEVER (say, the head_ready of an empty link): a plain clock_sleep. */
 	if (u->wake_cycle != CYCLE_NEVER)
-		wake_arm(u);
+		wake_arm(u, next);
 }
 
 bool clock_is_awake(const struct clock_unit *u)
