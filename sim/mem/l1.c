@@ -426,6 +426,18 @@ static enum level_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t vis
  * (L x words per line + w) mod data_banks, so a line's words spread over the banks. Words of
  * a sector: the requested bytes (byte_mask) when words are smaller than sectors and r has
  * them, else every word of each requested sector. */
+/* Bit k of the result: nibble k of m (bits 4k .. 4k + 3) is not zero; k < 16. */
+static inline uint64_t nibbles_any(uint64_t m)
+{
+	m |= m >> 1;
+	m |= m >> 2;
+	m &= UINT64_C(0x1111111111111111);
+	m = (m | m >> 3) & UINT64_C(0x0303030303030303);
+	m = (m | m >> 6) & UINT64_C(0x000f000f000f000f);
+	m = (m | m >> 12) & UINT64_C(0x000000ff000000ff);
+	return (m | m >> 24) & UINT64_C(0xffff);
+}
+
 static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uint32_t *words)
 {
 	uint32_t bb = l1->p.data_bank_bytes, sb = l1->p.cache.sector_bytes;
@@ -436,6 +448,24 @@ static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uin
 	uint32_t bank0 = (uint32_t)(first % nb);
 	uint64_t mask = 0;
 
+	if (bb == 4 && wpl <= 32 && nb >= wpl) {
+		/* The shipped L1s (4 B words, 128 B lines, 32 banks): the word mask as bits,
+		 * each word's 4 byte bits ORed and gathered (no loop per word), then its banks
+		 * as a rotation by bank0 (a line's words fall in distinct banks). */
+		uint64_t wm = 0, span = ((uint64_t)1 << wps) - 1;
+
+		while (sectors != 0) {
+			wm |= span << ((uint32_t)__builtin_ctz(sectors) * wps);
+			sectors &= sectors - 1;
+		}
+		if (bytes)
+			wm &= nibbles_any(r->byte_mask[0]) | nibbles_any(r->byte_mask[1]) << 16;
+		*words += (uint32_t)__builtin_popcountll(wm);
+		if (bank0 == 0)
+			return wm;
+		mask = wm << bank0 | wm >> (nb - bank0);
+		return nb == 64 ? mask : mask & (((uint64_t)1 << nb) - 1);
+	}
 	/* the words of each requested sector (bb divides sb: l1_params_check), their banks
 	 * counted on from the sector's first without a division per word: on every access */
 	while (sectors != 0) {
