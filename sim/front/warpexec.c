@@ -93,8 +93,36 @@ void wexec_start(struct wexec *x, const struct workload *w, uint64_t block, uint
 
 	memset(x, 0, sizeof *x);
 	x->active = wexec_warp_mask(threads, warp);
-	for (lane = 0; lane < WEXEC_LANES; lane++)
-		wexec_lane_thread(w->block, warp, lane, x->tid[lane]);
+	{
+		/* wexec_lane_thread for each lane, counted on from the first lane's thread
+		 * instead of three divisions per lane (a warp starts for every 32 threads of a
+		 * grid of short blocks) */
+		uint64_t t0 = (uint64_t)warp * WEXEC_LANES;
+		uint32_t tx = (uint32_t)(t0 % w->block[0]);
+		uint32_t ty = (uint32_t)(t0 / w->block[0] % w->block[1]);
+		uint32_t tz = (uint32_t)(t0 / ((uint64_t)w->block[0] * w->block[1]));
+
+		for (lane = 0; lane < WEXEC_LANES; lane++) {
+			x->tid[lane][0] = tx;
+			x->tid[lane][1] = ty;
+			x->tid[lane][2] = tz;
+#ifdef SIM_DEBUG
+			{
+				uint32_t ref[3];
+
+				wexec_lane_thread(w->block, warp, lane, ref);
+				SIM_ASSERT(ref[0] == tx && ref[1] == ty && ref[2] == tz);
+			}
+#endif
+			if (++tx == w->block[0]) {
+				tx = 0;
+				if (++ty == w->block[1]) {
+					ty = 0;
+					tz++;
+				}
+			}
+		}
+	}
 	x->vars[EXPR_BX] = (int64_t)(block % w->grid[0]);
 	x->vars[EXPR_BY] = (int64_t)(block / w->grid[0] % w->grid[1]);
 	x->vars[EXPR_BZ] = (int64_t)(block / ((uint64_t)w->grid[0] * w->grid[1]));
