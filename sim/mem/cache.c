@@ -72,7 +72,7 @@
  *
  * Finding a line. A lookup compares the line's tag with each way of its set: cheap for an L2
  * slice's 16-24 ways, not for the L1s of the shipped GPUs (4 sets of 128-352 ways: a V100 naive
- * transpose spent 12% of its host time in that walk). A cache of CACHE_HASH_ASSOC ways or more
+ * transpose spent 12% of its instructions in that walk). A cache of CACHE_HASH_ASSOC ways or more
  * also keeps a hash index of its present lines (tag -> line index; open addressing, linear
  * probing, at most half full, deletion by backward shift), so a lookup costs a probe or two
  * whatever the ways. It answers exactly what the walk would (a tag is present at most once), so

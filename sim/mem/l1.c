@@ -422,10 +422,6 @@ static enum level_stall try_accept(struct l1 *l1, struct mem_req *r, cycle_t vis
 			      now + l1->p.hit_latency_cycles);
 }
 
-/* The data banks r touches: word w (data_bank_bytes each) of line L sits in bank
- * (L x words per line + w) mod data_banks, so a line's words spread over the banks. Words of
- * a sector: the requested bytes (byte_mask) when words are smaller than sectors and r has
- * them, else every word of each requested sector. */
 /* Bit k of the result: nibble k of m (bits 4k .. 4k + 3) is not zero; k < 16. */
 static inline uint64_t nibbles_any(uint64_t m)
 {
@@ -438,6 +434,10 @@ static inline uint64_t nibbles_any(uint64_t m)
 	return (m | m >> 24) & UINT64_C(0xffff);
 }
 
+/* The data banks r touches: word w (data_bank_bytes each) of line L sits in bank
+ * (L x words per line + w) mod data_banks, so a line's words spread over the banks. Words of
+ * a sector: the requested bytes (byte_mask) when words are smaller than sectors and r has
+ * them, else every word of each requested sector. */
 static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uint32_t *words)
 {
 	uint32_t bb = l1->p.data_bank_bytes, sb = l1->p.cache.sector_bytes;
