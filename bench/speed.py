@@ -15,6 +15,8 @@ means a third of the CPU time). A benchmark, not a test: it prints figures, it c
 Rows (names for --rows):
   copy, transpose, chase, chase1sm, copytrace, copywl    on configs/a100-class.cfg: a 4 M-float stream copy, the 1024^2 naive transpose, a 100 k-load
       pointer chase (108 SMs, then 1 SM), the copy as an Accel-Sim trace and its .wl twin;
+  a100copy    the same copy on the shipped configs/a100-40gb.cfg, whose L1s (as every shipped
+      GPU's: 4 sets of 128-352 ways) the test config's few-way L1 does not exercise;
   v100copy, v100transpose, v100chase    Accel-Sim traces written by tests/trace/gen_traces.py on
       configs/v100.cfg: a copy of 360,448 warp instructions, a 1024^2 naive transpose, a 4,096-
       load chase;
@@ -31,6 +33,7 @@ import sys
 import tempfile
 
 A100 = "configs/a100-class.cfg"
+A100_40 = "configs/a100-40gb.cfg"
 V100 = "configs/v100.cfg"
 DRAM_N = 2000000
 
@@ -47,6 +50,8 @@ def rows(traces):
                              "loads=100000", "-o", "gpu.sms=1"], 1),
         ("copytrace", "run", ["-c", A100, "--trace", t + "/a100copy/copy/kernelslist.g"], 1),
         ("copywl", "run", ["-c", A100, "-w", t + "/a100copy/copy/copy.wl"], 1),
+        ("a100copy", "run", ["-c", A100_40, "-w", "workloads/stream_copy.wl", "-p",
+                             "n=4194304"], 1),
         ("v100copy", "run", ["-c", V100, "--trace", t + "/v100copy/copy/kernelslist.g"], 3),
         ("v100transpose", "run", ["-c", V100, "--trace",
                                   t + "/v100transpose/transpose/kernelslist.g"], 1),
