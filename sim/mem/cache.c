@@ -73,14 +73,17 @@
  * Finding a line. A lookup compares the line's tag with each way of its set: cheap for an L2
  * slice's 16-24 ways, not for the L1s of the shipped GPUs (4 sets of 128-352 ways: a V100 naive
  * transpose spent 12% of its instructions in that walk). A cache of CACHE_HASH_ASSOC ways or more
- * also keeps a hash index of its present lines (tag -> line index; open addressing, linear
- * probing, at most half full, deletion by backward shift), so a lookup costs a probe or two
- * whatever the ways. It answers exactly what the walk would (a tag is present at most once), so
- * nothing simulated changes; cache_check compares the two. Such a cache also finds a free way from
- * a bitmap of its absent ways (the lowest, as the walk), and under lru or fifo keeps each set's
- * present lines in stamp order (a doubly linked list: an insert, and under lru a use, moves the
- * line to the tail), so a victim is the first line from the head with no fill pending: the
- * evictable way with the smallest stamp, as the policy's own walk over the ways would pick.
+ * also keeps a hash index of its present lines (tag -> line index; open addressing, linear probing,
+ * at most three quarters full, deletion by backward shift), so a lookup costs a few probes whatever
+ * the ways. It answers exactly what the walk would (a tag is present at most once), so nothing
+ * simulated changes; cache_check compares the two. Such a cache also finds a free way from a bitmap
+ * of its absent ways (the lowest, as the walk), and under lru or fifo keeps each set's present
+ * lines in stamp order (a doubly linked list: an insert, and under lru a use, moves the line to the
+ * tail), so a victim is the first line from the head with no fill pending: the evictable way with
+ * the smallest stamp, as the policy's own walk over the ways would pick. The order is then all the
+ * policy needs of the stamps, so such a cache keeps no stamp arrays (last_use and inserted are
+ * NULL; seq still counts): what the index and links add, the stamps they make redundant more than
+ * pay for (a 352-way L1 of 1408 lines: 8 + 11 KB against 22 KB).
  *
  * Invariants (cache_check):
  *   - an absent line has tag 0, no valid, dirty or pending sector and no written byte;
@@ -88,7 +91,8 @@
  *   - sector masks stay within the line's sectors; no written byte lies beyond line_bytes;
  *   - a sector is dirty exactly when it has written bytes;
  *   - a sector with every byte written is valid (PARTIAL means some byte is missing);
- *   - a present line's stamps satisfy 0 < inserted <= last_use <= seq;
+ *   - a present line's stamps, where the cache keeps them, satisfy 0 < inserted <= last_use
+ *     <= seq;
  *   - hits + sector_misses + line_misses = accesses; dirty_evictions <= evictions.
  */
 #include "config.h"
@@ -232,8 +236,8 @@ struct cache {
 	size_t nlines;              /* sets * assoc */
 	struct cline *lines;        /* [nlines], (set, way) at set * assoc + way */
 	uint64_t *bytes;            /* [nlines * mask_words]: written bytes */
-	uint64_t *last_use;         /* [nlines] */
-	uint64_t *inserted;         /* [nlines] */
+	uint64_t *last_use;         /* [nlines]; NULL with the stamp order (ord_head) */
+	uint64_t *inserted;         /* [nlines]; likewise */
 	uint64_t *evictable;        /* scratch bitmap for cache_allocate, [ceil(assoc / 64)] */
 	uint64_t seq;               /* last stamp handed out */
 	const struct cache_repl_ops *repl;
@@ -244,7 +248,7 @@ struct cache {
 	/* hash index of the present lines (see the top): slot = line index + 1, 0 empty; NULL
 	 * below CACHE_HASH_ASSOC ways */
 	uint32_t *hx;
-	uint32_t hx_mask;           /* slots - 1 (a power of two, >= 2 x nlines) */
+	uint32_t hx_mask;           /* slots - 1 (a power of two, >= 4/3 x nlines) */
 	uint32_t hx_shift;          /* 64 - log2(slots) */
 	/* with hx: bit w of freebits[set * fw ..]: way w is absent */
 	uint64_t *freebits;
@@ -481,13 +485,12 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 	c->nlines = (size_t)c->g.sets * c->g.assoc;
 	c->lines = xcalloc(c->nlines, sizeof *c->lines);
 	c->bytes = xcalloc(c->nlines * c->mask_words, sizeof *c->bytes);
-	c->last_use = xcalloc(c->nlines, sizeof *c->last_use);
-	c->inserted = xcalloc(c->nlines, sizeof *c->inserted);
 	c->evictable = xcalloc((c->g.assoc + 63) / 64, sizeof *c->evictable);
 	if (c->g.assoc >= CACHE_HASH_ASSOC) {
 		uint32_t bits = 1;
 
-		while ((UINT64_C(1) << bits) < 2 * (uint64_t)c->nlines)
+		/* at most three quarters full (a 1408-line L1: 2048 slots) */
+		while ((UINT64_C(3) << bits) < 4 * (uint64_t)c->nlines)
 			bits++;
 		SIM_ASSERT(bits < 32);
 		c->hx = xcalloc((size_t)1 << bits, sizeof *c->hx);
@@ -510,6 +513,10 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 				c->ord_head[s] = c->ord_tail[s] = ORD_NIL;
 			c->ord_on_use = p->replacement == CACHE_REPL_LRU;
 		}
+	}
+	if (c->ord_head == NULL) {
+		c->last_use = xcalloc(c->nlines, sizeof *c->last_use);
+		c->inserted = xcalloc(c->nlines, sizeof *c->inserted);
 	}
 	c->repl = cache_repl_get(p->replacement);
 	c->repl_st = c->repl->init != NULL ? c->repl->init(c->g.sets, c->g.assoc, seed) : NULL;
@@ -653,7 +660,9 @@ static size_t find_present(const struct cache *c, addr_t addr)
 /* A use of line i (of set). */
 static void stamp_use(struct cache *c, uint32_t set, size_t i)
 {
-	c->last_use[i] = ++c->seq;
+	++c->seq;
+	if (c->last_use != NULL)
+		c->last_use[i] = c->seq;
 	if (c->ord_on_use) {
 		if (c->ord_tail[set] != (uint32_t)i) {
 			ord_unlink(c, set, i);
@@ -845,7 +854,9 @@ int cache_allocate(struct cache *c, addr_t addr, uint32_t pending, struct cache_
 			ord_append(c, set, i);
 	}
 	c->lines[i].pending = (uint8_t)pending;
-	c->inserted[i] = c->last_use[i] = ++c->seq;
+	++c->seq;
+	if (c->last_use != NULL)
+		c->inserted[i] = c->last_use[i] = c->seq;
 	if (c->repl->insert != NULL)
 		c->repl->insert(c->repl_st, set, way);
 	return (int)way;
@@ -983,10 +994,21 @@ static void dump_line(const struct cache *c, size_t i, FILE *out)
 	const struct cline *l = &c->lines[i];
 	uint32_t w;
 
-	fprintf(out, "  set %zu way %zu: line 0x%llx valid 0x%x dirty 0x%x pending 0x%x "
-		"used %llu ins %llu bytes 0x", i / c->g.assoc, i % c->g.assoc,
-		(unsigned long long)(l->tag << c->line_shift), l->valid, l->dirty, l->pending,
-		(unsigned long long)c->last_use[i], (unsigned long long)c->inserted[i]);
+	fprintf(out, "  set %zu way %zu: line 0x%llx valid 0x%x dirty 0x%x pending 0x%x ",
+		i / c->g.assoc, i % c->g.assoc, (unsigned long long)(l->tag << c->line_shift),
+		l->valid, l->dirty, l->pending);
+	if (c->last_use != NULL) {
+		fprintf(out, "used %llu ins %llu ", (unsigned long long)c->last_use[i],
+			(unsigned long long)c->inserted[i]);
+	} else {
+		/* no stamps (see the top): the line's place in its set's order, 0 the oldest */
+		uint32_t k, rank = 0;
+
+		for (k = c->ord_head[i / c->g.assoc]; k != (uint32_t)i; k = c->ord_next[k])
+			rank++;
+		fprintf(out, "order %u ", rank);
+	}
+	fputs("bytes 0x", out);
 	for (w = c->mask_words; w-- > 0;)
 		fprintf(out, "%016llx", (unsigned long long)c->bytes[i * c->mask_words + w]);
 	fputc('\n', out);
@@ -1051,8 +1073,9 @@ void cache_check(const struct cache *c)
 				SIM_ASSERT(has == (((l->dirty >> s) & 1) != 0));
 				SIM_ASSERT(!full || ((l->valid >> s) & 1));
 			}
-			SIM_ASSERT(c->inserted[i] > 0 && c->inserted[i] <= c->last_use[i] &&
-				   c->last_use[i] <= c->seq);
+			SIM_ASSERT(c->last_use == NULL ||
+				   (c->inserted[i] > 0 && c->inserted[i] <= c->last_use[i] &&
+				    c->last_use[i] <= c->seq));
 		}
 	}
 	SIM_ASSERT(c->st.hits + c->st.sector_misses + c->st.line_misses == c->st.accesses);
@@ -1060,7 +1083,7 @@ void cache_check(const struct cache *c)
 	if (c->hx != NULL) {
 		/* the hash index holds exactly the present lines, each where a probe finds it; the
 		 * free bitmap marks the absent ways; the stamp order links every present line of
-		 * its set, stamps increasing */
+		 * its set */
 		size_t i, present = 0, filed = 0, linked = 0;
 
 		for (set = 0; set < c->g.sets; set++) {
@@ -1071,12 +1094,10 @@ void cache_check(const struct cache *c)
 					   !c->lines[line_idx(c, set, w)].present);
 			if (c->ord_head == NULL)
 				continue;
+			/* (its order against the stamps: test_cache's reference model) */
 			for (k = c->ord_head[set]; k != ORD_NIL; prev = k, k = c->ord_next[k]) {
-				const uint64_t *stamp = c->ord_on_use ? c->last_use : c->inserted;
-
 				SIM_ASSERT(k / c->g.assoc == set && c->lines[k].present &&
 					   c->ord_prev[k] == prev);
-				SIM_ASSERT(prev == ORD_NIL || stamp[prev] < stamp[k]);
 				linked++;
 			}
 			SIM_ASSERT(c->ord_tail[set] == prev);
