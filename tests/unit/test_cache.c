@@ -137,6 +137,19 @@ static struct cache_line_info info(struct cache *c, addr_t a)
 	return l;
 }
 
+/* cache_dump's text (the caller frees it). */
+static char *dump_text(const struct cache *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	cache_dump(c, f);
+	fclose(f);
+	return buf;
+}
+
 static const char *tree(struct cache *c, uint32_t set)
 {
 	static char buf[64];
@@ -836,13 +849,8 @@ static void hash_run(enum cache_repl repl)
 	assert_true(present > SETS * WAYS * 9 / 10 && evicted > 1000 && dropped > 500 && refused > 0);
 	if (repl != CACHE_REPL_RANDOM) {
 		/* no stamps kept: the dump gives each line's place in its set's order instead */
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
+		char *buf = dump_text(c);
 
-		assert_non_null(f);
-		cache_dump(c, f);
-		fclose(f);
 		assert_non_null(strstr(buf, " order 0 bytes 0x"));
 		assert_null(strstr(buf, " used "));
 		free(buf);
@@ -909,17 +917,12 @@ static void test_stats_registry(void **state)
 static void test_dump(void **state)
 {
 	struct cache *c = mk(2, CACHE_INDEX_LINEAR, CACHE_REPL_LRU, 1);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	(void)state;
 	alloc(c, L(1), 0x2, NULL);
 	wr(c, L(1), 0, 8);
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	cache_dump(c, f);
-	fclose(f);
+	buf = dump_text(c);
 	assert_non_null(strstr(buf, "cache t: 4 sets x 2 ways x 128 B lines (4 x 32 B sectors), "
 				    "1 KB, index linear, replacement lru\n"));
 	assert_non_null(strstr(buf, "lines: 1 present, 1 reserved, 1 dirty; seq 1\n"));
