@@ -54,6 +54,31 @@ static inline int text_hex_digit(char c)
 	return (k & TEXT_DEC) ? u - '0' : (u | 0x20) - 'a' + 10;
 }
 
+/* The digits s[0 .. len) in base (2 .. 16) as a number into *v: TEXT_NUM_BAD when there is none
+ * or any other character (whatever came before), TEXT_NUM_OVERFLOW when it passes 2^64 - 1 (*v
+ * wrapped). Both trace readers parse their numbers with it (millions of lines). */
+enum text_num { TEXT_NUM_OK, TEXT_NUM_BAD, TEXT_NUM_OVERFLOW };
+
+static inline enum text_num text_digits(const char *s, size_t len, unsigned base, uint64_t *v)
+{
+	uint64_t x = 0;
+	bool over = false;
+	size_t i;
+
+	if (len == 0)
+		return TEXT_NUM_BAD;
+	for (i = 0; i < len; i++) {
+		int d = text_hex_digit(s[i]);
+
+		if (d < 0 || (unsigned)d >= base)
+			return TEXT_NUM_BAD;
+		over |= __builtin_mul_overflow(x, (uint64_t)base, &x);
+		over |= __builtin_add_overflow(x, (uint64_t)d, &x);
+	}
+	*v = x;
+	return over ? TEXT_NUM_OVERFLOW : TEXT_NUM_OK;
+}
+
 /* The whole of file path, NUL-terminated (it may hold NULs too: its length is in *lenp, if not
  * NULL); malloc'd. NULL with errno set when it cannot be opened or read (a directory). */
 char *text_read_file(const char *path, size_t *lenp);

@@ -172,54 +172,26 @@ static bool tok_is_nocase(const struct tok *t, const char *word)
 	return t->len == strlen(word) && strncasecmp(t->s, word, t->len) == 0;
 }
 
-enum num_status { NUM_OK, NUM_BAD, NUM_OVERFLOW };
-
 static bool has_hex_prefix(const struct tok *t)
 {
 	return t->len >= 2 && t->s[0] == '0' && (t->s[1] == 'x' || t->s[1] == 'X');
 }
 
 /* Hex digits, with an optional 0x prefix. */
-static enum num_status parse_hex(const struct tok *t, uint64_t *v)
+static enum text_num parse_hex(const struct tok *t, uint64_t *v)
 {
 	size_t i = has_hex_prefix(t) ? 2 : 0;
-	uint64_t x = 0;
-	bool over = false;
 
-	if (i == t->len)
-		return NUM_BAD;
-	for (; i < t->len; i++) {
-		int d = text_hex_digit(t->s[i]);
-
-		if (d < 0)
-			return NUM_BAD;
-		over |= x >> 60 != 0;
-		x = x << 4 | (uint64_t)d;
-	}
-	*v = x;
-	return over ? NUM_OVERFLOW : NUM_OK;
+	return text_digits(t->s + i, t->len - i, 16, v);
 }
 
-static enum num_status parse_dec(const struct tok *t, uint64_t *v)
+static enum text_num parse_dec(const struct tok *t, uint64_t *v)
 {
-	uint64_t x = 0;
-	bool over = false;
-	size_t i;
-
-	if (t->len == 0)
-		return NUM_BAD;
-	for (i = 0; i < t->len; i++) {
-		if (t->s[i] < '0' || t->s[i] > '9')
-			return NUM_BAD;
-		over |= __builtin_mul_overflow(x, 10, &x);
-		over |= __builtin_add_overflow(x, (uint64_t)(t->s[i] - '0'), &x);
-	}
-	*v = x;
-	return over ? NUM_OVERFLOW : NUM_OK;
+	return text_digits(t->s, t->len, 10, v);
 }
 
 /* "0x" hex, or decimal. */
-static enum num_status parse_hex_or_dec(const struct tok *t, uint64_t *v)
+static enum text_num parse_hex_or_dec(const struct tok *t, uint64_t *v)
 {
 	return has_hex_prefix(t) ? parse_hex(t, v) : parse_dec(t, v);
 }
@@ -233,12 +205,12 @@ static enum num_status parse_hex_or_dec(const struct tok *t, uint64_t *v)
 
 #define WHY(...) (snprintf(why, why_size, __VA_ARGS__), -1)
 
-static int check_num(enum num_status st, const char *what, const struct tok *t, char *why,
+static int check_num(enum text_num st, const char *what, const struct tok *t, char *why,
 		     size_t why_size)
 {
-	if (st == NUM_OVERFLOW)
+	if (st == TEXT_NUM_OVERFLOW)
 		return WHY("%s \"%.*s\" does not fit 64 bits", what, (int)t->len, t->s);
-	if (st == NUM_BAD)
+	if (st == TEXT_NUM_BAD)
 		return WHY("bad %s \"%.*s\"", what, (int)t->len, t->s);
 	return 0;
 }
@@ -343,7 +315,7 @@ static int parse_native(const char *line, uint32_t dflt_bytes, struct dram_trace
 	if (check_num(parse_hex_or_dec(&t[2], &r->addr), "address", &t[2], why, why_size) < 0)
 		return -1;
 	if (n == 4) {
-		if (parse_dec(&t[3], &bytes) != NUM_OK || bytes < 1 ||
+		if (parse_dec(&t[3], &bytes) != TEXT_NUM_OK || bytes < 1 ||
 		    bytes > DRAM_TRACE_BYTES_MAX)
 			return WHY("bad size \"%.*s\": expected 1..%d bytes", (int)t[3].len,
 				   t[3].s, DRAM_TRACE_BYTES_MAX);

@@ -547,25 +547,12 @@ static bool next_tok(struct tok *t)
 	return true;
 }
 
-/* The digits of s in base (10 or 16) up to its end, into *v; false on any other character, no
- * digit, or a value past 2^64 - 1. What strtoull with *end == '\0' accepted, without its
- * locale and errno handling: a trace line is a dozen tokens, and the conversions were 5% of a
- * V100 transpose trace run. */
-static bool digits_u64(const char *s, uint64_t base, uint64_t *v)
+/* The digits of s in base (10 or 16) up to its end: what strtoull with *end == '\0' accepted,
+ * without its locale and errno handling (a trace line is a dozen tokens, and the conversions
+ * were 5% of a V100 transpose trace run). */
+static bool digits_u64(const char *s, unsigned base, uint64_t *v)
 {
-	uint64_t x = 0;
-
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++) {
-		int d = text_hex_digit(*s);
-
-		if (d < 0 || (uint64_t)d >= base || x > (UINT64_MAX - (uint64_t)d) / base)
-			return false;
-		x = x * base + (uint64_t)d;
-	}
-	*v = x;
-	return true;
+	return text_digits(s, strlen(s), base, v) == TEXT_NUM_OK;
 }
 
 static bool tok_u64(const char *s, int base, uint64_t *v)
@@ -579,7 +566,7 @@ static bool tok_u64(const char *s, int base, uint64_t *v)
 	/* strtoull(s, .., 16) took one more "0x" before a hex digit */
 	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && text_hex_digit(s[2]) >= 0)
 		s += 2;
-	return digits_u64(s, (uint64_t)base, v);
+	return digits_u64(s, (unsigned)base, v);
 }
 
 /* A decimal with an optional sign, in int64_t (what strtoll accepted whole: it skipped leading
@@ -589,7 +576,7 @@ static bool tok_i64(const char *s, int64_t *v)
 	bool neg;
 	uint64_t m;
 
-	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+	while (text_is_blank(*s))
 		s++;
 	neg = *s == '-';
 	if (*s == '-' || *s == '+')

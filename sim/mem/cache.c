@@ -392,10 +392,11 @@ static void ord_unlink(struct cache *c, uint32_t set, size_t i)
 		c->ord_prev[n] = p;
 }
 
-static void line_clear(struct cache *c, size_t i)
+/* Empties line i, of set. */
+static void line_clear(struct cache *c, uint32_t set, size_t i)
 {
 	if (c->hx != NULL && c->lines[i].present) {
-		uint32_t set = (uint32_t)(i / c->g.assoc), way = (uint32_t)(i % c->g.assoc);
+		uint32_t way = (uint32_t)(i - line_idx(c, set, 0));
 
 		hx_remove(c, i);
 		c->freebits[(size_t)set * c->fw + way / 64] |= 1ull << (way % 64);
@@ -772,10 +773,47 @@ bool cache_line(const struct cache *c, addr_t addr, struct cache_line_info *out)
  * Allocation and line updates
  */
 
+/* The victim of a full set under lru or fifo with the stamp order: its oldest line with no fill
+ * pending (the way), UINT32_MAX if every way waits for one. */
+static uint32_t ord_victim(const struct cache *c, uint32_t set)
+{
+	uint32_t k;
+
+	for (k = c->ord_head[set]; k != ORD_NIL && c->lines[k].pending != 0; k = c->ord_next[k])
+		;
+	return k == ORD_NIL ? UINT32_MAX : (uint32_t)(k - line_idx(c, set, 0));
+}
+
+/* The policy's victim among a full set's ways with no fill pending, UINT32_MAX if none. */
+static uint32_t policy_victim(struct cache *c, uint32_t set)
+{
+	size_t base = line_idx(c, set, 0);
+	struct cache_repl_set rs;
+	uint32_t w, way, nev = 0;
+
+	memset(c->evictable, 0, (c->g.assoc + 63) / 64 * sizeof *c->evictable);
+	for (w = 0; w < c->g.assoc; w++) {
+		if (c->lines[base + w].pending == 0) {
+			c->evictable[w / 64] |= 1ull << (w % 64);
+			nev++;
+		}
+	}
+	if (nev == 0)
+		return UINT32_MAX;
+	rs.set = set;
+	rs.assoc = c->g.assoc;
+	rs.last_use = &c->last_use[base];
+	rs.inserted = &c->inserted[base];
+	rs.evictable = c->evictable;
+	way = c->repl->victim(c->repl_st, &rs);
+	SIM_ASSERT(way < c->g.assoc && ((c->evictable[way / 64] >> (way % 64)) & 1));
+	return way;
+}
+
 int cache_allocate(struct cache *c, addr_t addr, uint32_t pending, struct cache_line_info *victim)
 {
 	uint64_t line = addr >> c->line_shift;
-	uint32_t set, w, way = UINT32_MAX, nev = 0;
+	uint32_t set, w, way = UINT32_MAX;
 	size_t base, i;
 
 	SIM_ASSERT((pending & ~c->g.full_mask) == 0);
@@ -801,50 +839,19 @@ int cache_allocate(struct cache *c, addr_t addr, uint32_t pending, struct cache_
 			}
 		}
 	}
-	if (way == UINT32_MAX && c->ord_head != NULL) {
-		/* lru, fifo: the oldest line with no fill pending */
-		uint32_t k;
-
-		for (k = c->ord_head[set]; k != ORD_NIL && c->lines[k].pending != 0;
-		     k = c->ord_next[k])
-			;
-		if (k == ORD_NIL) {
+	if (way == UINT32_MAX) {
+		way = c->ord_head != NULL ? ord_victim(c, set) : policy_victim(c, set);
+		if (way == UINT32_MAX) {
 			c->st.alloc_fails++;
 			return -1;
 		}
-		way = (uint32_t)(k - base);
-		line_info(c, k, victim);
-		c->st.evictions++;
-		if (victim->dirty != 0)
-			c->st.dirty_evictions++;
-	} else if (way == UINT32_MAX) {
-		struct cache_repl_set rs;
-
-		memset(c->evictable, 0, (c->g.assoc + 63) / 64 * sizeof *c->evictable);
-		for (w = 0; w < c->g.assoc; w++) {
-			if (c->lines[base + w].pending == 0) {
-				c->evictable[w / 64] |= 1ull << (w % 64);
-				nev++;
-			}
-		}
-		if (nev == 0) {
-			c->st.alloc_fails++;
-			return -1;
-		}
-		rs.set = set;
-		rs.assoc = c->g.assoc;
-		rs.last_use = &c->last_use[base];
-		rs.inserted = &c->inserted[base];
-		rs.evictable = c->evictable;
-		way = c->repl->victim(c->repl_st, &rs);
-		SIM_ASSERT(way < c->g.assoc && ((c->evictable[way / 64] >> (way % 64)) & 1));
 		line_info(c, base + way, victim);
 		c->st.evictions++;
 		if (victim->dirty != 0)
 			c->st.dirty_evictions++;
 	}
 	i = base + way;
-	line_clear(c, i);
+	line_clear(c, set, i);
 	c->lines[i].present = true;
 	c->lines[i].tag = line;
 	if (c->hx != NULL) {
@@ -932,7 +939,7 @@ bool cache_invalidate(struct cache *c, addr_t addr, struct cache_line_info *out)
 	}
 	SIM_ASSERT(c->lines[i].pending == 0);
 	line_info(c, (size_t)i, out);
-	line_clear(c, (size_t)i);
+	line_clear(c, set, (size_t)i);
 	return true;
 }
 
@@ -943,7 +950,7 @@ void cache_invalidate_all(struct cache *c)
 	for (i = 0; i < c->nlines; i++) /* all checked before any is dropped */
 		SIM_ASSERT(c->lines[i].pending == 0 && c->lines[i].dirty == 0);
 	for (i = 0; i < c->nlines; i++)
-		line_clear(c, i);
+		line_clear(c, (uint32_t)(i / c->g.assoc), i);
 }
 
 bool cache_next_dirty(const struct cache *c, uint32_t *cursor, struct cache_line_info *out)
