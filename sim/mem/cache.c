@@ -75,7 +75,11 @@
  * transpose spent 12% of its instructions in that walk). A cache of CACHE_HASH_ASSOC ways or more
  * also keeps a hash index of its present lines (tag -> line index; open addressing, linear probing,
  * at most three quarters full, deletion by backward shift), so a lookup costs a few probes whatever
- * the ways. It answers exactly what the walk would (a tag is present at most once), so nothing
+ * the ways. A slot holds the line index + 1 in its low bits and, above them, a fingerprint of the
+ * tag (the hash's bits just below those of the home slot): a probe reads the line's tag only when
+ * the fingerprint matches, so a lookup that misses (every first touch of a streamed line) reads
+ * one run of slots instead of a tag of another line at each, each of which was a host cache miss
+ * on a GPU's worth of L1s (find was 8% of a validation point's CPU samples). It answers exactly what the walk would (a tag is present at most once), so nothing
  * simulated changes; cache_check compares the two. Such a cache also finds a free way from a bitmap
  * of its absent ways (the lowest, as the walk), and under lru or fifo keeps each set's present
  * lines in stamp order (a doubly linked list: an insert, and under lru a use, moves the line to the
@@ -245,11 +249,13 @@ struct cache {
 	struct cache_stats st;
 	cache_index_fn *index_fn;   /* NULL: index with the line number itself */
 	const void *index_ctx;
-	/* hash index of the present lines (see the top): slot = line index + 1, 0 empty; NULL
-	 * below CACHE_HASH_ASSOC ways */
+	/* hash index of the present lines (see the top): slot = fingerprint << hx_ibits | (line
+	 * index + 1), 0 empty; NULL below CACHE_HASH_ASSOC ways */
 	uint32_t *hx;
 	uint32_t hx_mask;           /* slots - 1 (a power of two, >= 4/3 x nlines) */
 	uint32_t hx_shift;          /* 64 - log2(slots) */
+	uint32_t hx_ibits;          /* bits of a slot's line index + 1 (nlines + 1 fits) */
+	uint32_t hx_imask;          /* (1 << hx_ibits) - 1 */
 	/* with hx: bit w of freebits[set * fw ..]: way w is absent */
 	uint64_t *freebits;
 	uint32_t fw;                /* words per set */
@@ -331,6 +337,15 @@ static inline uint32_t hx_home(const struct cache *c, uint64_t line)
 	return (uint32_t)((line * UINT64_C(0x9E3779B97F4A7C15)) >> c->hx_shift);
 }
 
+/* The slot value of line i whose tag is line: the next 32 - hx_ibits bits of the hash below
+ * the home slot's, then i + 1. */
+static inline uint32_t hx_entry(const struct cache *c, uint64_t line, size_t i)
+{
+	uint64_t h = line * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (uint32_t)(h >> (c->hx_shift - (32 - c->hx_ibits))) << c->hx_ibits | ((uint32_t)i + 1);
+}
+
 /* Files present line i (tag set) in the hash index. */
 static void hx_insert(struct cache *c, size_t i)
 {
@@ -338,7 +353,7 @@ static void hx_insert(struct cache *c, size_t i)
 
 	while (c->hx[h] != 0)
 		h = (h + 1) & c->hx_mask;
-	c->hx[h] = (uint32_t)i + 1;
+	c->hx[h] = hx_entry(c, c->lines[i].tag, i);
 }
 
 /* Takes present line i out of the hash index: the entries after its slot that probed past it
@@ -347,13 +362,13 @@ static void hx_remove(struct cache *c, size_t i)
 {
 	uint32_t h = hx_home(c, c->lines[i].tag), hole, j;
 
-	while (c->hx[h] != (uint32_t)i + 1) {
+	while ((c->hx[h] & c->hx_imask) != (uint32_t)i + 1) {
 		SIM_ASSERT(c->hx[h] != 0);
 		h = (h + 1) & c->hx_mask;
 	}
 	hole = h;
 	for (j = (hole + 1) & c->hx_mask; c->hx[j] != 0; j = (j + 1) & c->hx_mask) {
-		uint32_t home = hx_home(c, c->lines[c->hx[j] - 1].tag);
+		uint32_t home = hx_home(c, c->lines[(c->hx[j] & c->hx_imask) - 1].tag);
 
 		/* it may fill the hole unless its home lies cyclically in (hole, j] */
 		if (((j - home) & c->hx_mask) >= ((j - hole) & c->hx_mask)) {
@@ -497,6 +512,13 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 		c->hx = xcalloc((size_t)1 << bits, sizeof *c->hx);
 		c->hx_mask = (uint32_t)((UINT64_C(1) << bits) - 1);
 		c->hx_shift = 64 - bits;
+		/* the index in the low bits, a fingerprint of 32 - hx_ibits bits above (taken
+		 * from the hash below the home's bits: bits + 32 - hx_ibits <= 64) */
+		c->hx_ibits = 1;
+		while ((UINT64_C(1) << c->hx_ibits) <= c->nlines)
+			c->hx_ibits++;
+		SIM_ASSERT(c->hx_ibits < 32);
+		c->hx_imask = (uint32_t)((UINT64_C(1) << c->hx_ibits) - 1);
 		c->fw = (c->g.assoc + 63) / 64;
 		c->freebits = xcalloc((size_t)c->g.sets * c->fw, sizeof *c->freebits);
 		for (s = 0; s < c->g.sets; s++) {
@@ -634,11 +656,12 @@ static ptrdiff_t find(const struct cache *c, addr_t addr, uint32_t *set)
 
 	*set = set_of_line(c, line);
 	if (c->hx != NULL) {
-		uint32_t h = hx_home(c, line), e;
+		uint32_t h = hx_home(c, line), want = hx_entry(c, line, 0), fp = ~c->hx_imask, e;
 
+		/* want's index part is 1 (line 0): only the fingerprints are compared */
 		for (; (e = c->hx[h]) != 0; h = (h + 1) & c->hx_mask)
-			if (c->lines[e - 1].tag == line)
-				return (ptrdiff_t)(e - 1);
+			if (((e ^ want) & fp) == 0 && c->lines[(e & c->hx_imask) - 1].tag == line)
+				return (ptrdiff_t)(e & c->hx_imask) - 1;
 		return -1;
 	}
 	base = line_idx(c, *set, 0);
@@ -1111,7 +1134,14 @@ void cache_check(const struct cache *c)
 		}
 
 		for (i = 0; i <= c->hx_mask; i++)
-			filed += c->hx[i] != 0;
+			if (c->hx[i] != 0) {
+				size_t k = (c->hx[i] & c->hx_imask) - 1;
+
+				/* a present line's slot, with its tag's fingerprint */
+				SIM_ASSERT(k < c->nlines && c->lines[k].present &&
+					   c->hx[i] == hx_entry(c, c->lines[k].tag, k));
+				filed++;
+			}
 		for (i = 0; i < c->nlines; i++) {
 			uint32_t in_set;
 
