@@ -69,6 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "log.h"
 #include "reuse.h"
 
@@ -157,7 +158,7 @@ static inline uint64_t mask_upto(uint64_t b)
 static inline uint64_t marks_upto(const struct reuse *r, uint64_t t)
 {
 	return fen_prefix(r->fen, t >> 6) +
-	       (uint64_t)__builtin_popcountll(r->bits[t >> 6] & mask_upto(t & 63));
+	       (uint64_t)bits_pop64(r->bits[t >> 6] & mask_upto(t & 63));
 }
 
 static inline void mark_set(struct reuse *r, uint64_t t)
@@ -179,7 +180,7 @@ static void fen_build(uint32_t *fen, const uint64_t *bits, uint64_t n)
 	uint64_t i;
 
 	for (i = 1; i <= n; i++)
-		fen[i] = (uint32_t)__builtin_popcountll(bits[i - 1]);
+		fen[i] = bits_pop64(bits[i - 1]);
 	for (i = 1; i <= n; i++) {
 		uint64_t j = i + lowbit(i);
 
@@ -287,7 +288,7 @@ static void reuse_compact(struct reuse *r)
 	/* 1. fen[w + 1] = marks in words [0, w): the rank base of word w. */
 	for (w = 0; w < n; w++) {
 		r->fen[w + 1] = (uint32_t)acc;
-		acc += (uint64_t)__builtin_popcountll(r->bits[w]);
+		acc += (uint64_t)bits_pop64(r->bits[w]);
 	}
 	SIM_ASSERT(acc == d);
 	/* 2. Every block's timestamp becomes its mark's rank. */
@@ -296,7 +297,7 @@ static void reuse_compact(struct reuse *r)
 
 		if (t != 0)
 			r->map[k].pos = r->fen[(t >> 6) + 1] +
-				(uint64_t)__builtin_popcountll(r->bits[t >> 6] & mask_upto(t & 63));
+				(uint64_t)bits_pop64(r->bits[t >> 6] & mask_upto(t & 63));
 	}
 	/* 3. Fresh marks at 1..d. */
 	want = 2 * d > r->min_slots ? 2 * d : r->min_slots;
@@ -514,7 +515,7 @@ void reuse_check(const struct reuse *r)
 	/* Marks are exactly those timestamps (so none at 0 or above now), and every Fenwick node
 	 * agrees with the popcounts. */
 	for (w = 0; w < r->nwords; w++) {
-		uint64_t pop = (uint64_t)__builtin_popcountll(r->bits[w]);
+		uint64_t pop = (uint64_t)bits_pop64(r->bits[w]);
 
 		SIM_ASSERT(r->bits[w] == owners[w]);
 		SIM_ASSERT(fen_prefix(r->fen, w + 1) - fen_prefix(r->fen, w) == pop);

@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "clock.h"
 #include "eventq.h"
 #include "log.h"
@@ -586,7 +587,7 @@ void clock_check(const struct clock *c)
 	SIM_ASSERT(c->n_units <= c->n_words * BITS_PER_WORD);
 	SIM_ASSERT(c->memo->tick == TICK_NEVER || c->memo->cycle == c->memo->tick / c->period);
 	for (w = 0; w < c->n_words; w++)
-		pop += (unsigned)__builtin_popcountll(c->awake[w]);
+		pop += (unsigned)bits_pop64(c->awake[w]);
 	SIM_ASSERT(pop == c->n_awake);
 	if (!c->in_edge) {
 		SIM_ASSERT((c->edge_id != 0) == (c->n_awake > 0 || c->wheel_n > 0));
@@ -604,7 +605,7 @@ void clock_check(const struct clock *c)
 
 			for (w = 0; w < c->n_words; w++) {
 				any |= c->wheel[w * WHEEL_SLOTS + s];
-				on += (unsigned)__builtin_popcountll(c->wheel[w * WHEEL_SLOTS + s]);
+				on += (unsigned)bits_pop64(c->wheel[w * WHEEL_SLOTS + s]);
 			}
 			SIM_ASSERT((any != 0) == ((c->wheel_occ >> s) & 1));
 		}

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "coalescer.h"
 #include "log.h"
 
@@ -57,7 +58,7 @@ static uint32_t log2_u32(uint32_t v)
 
 static uint32_t mask_popcount(const uint64_t m[2])
 {
-	return (uint32_t)(__builtin_popcountll(m[0]) + __builtin_popcountll(m[1]));
+	return (uint32_t)(bits_pop64(m[0]) + bits_pop64(m[1]));
 }
 
 /* Sets bytes [off, off + len) of a 128-bit byte mask (off + len <= 128). */
@@ -327,7 +328,7 @@ uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_l
 	for (i = 0; i < n; i++) {
 		e[i].bytes = mask_popcount(e[i].byte_mask);
 		bytes += e[i].bytes;
-		sectors += (uint64_t)__builtin_popcount(e[i].sector_mask);
+		sectors += (uint64_t)bits_pop32(e[i].sector_mask);
 	}
 #ifdef SIM_DEBUG
 	coal_line_check(c, in, e, n); /* every instruction: the debug build's (tests run it) */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "clock.h"
 #include "coalescer.h"
 #include "eventq.h"
@@ -537,7 +538,7 @@ static void ldst_fill(struct sm_core *sm, struct warp *w, struct coal_inst *inst
 	sm->nlines = n;
 	sm->next_line = 0;
 	if (f->p.ldst_bytes_per_cycle > 0) {
-		uint64_t b = (uint64_t)__builtin_popcount(inst->active_mask) * inst->size;
+		uint64_t b = (uint64_t)bits_pop32(inst->active_mask) * inst->size;
 		uint64_t c = (b + f->p.ldst_bytes_per_cycle - 1) / f->p.ldst_bytes_per_cycle;
 
 		sm->ldst_free = now + (c > 1 ? c : 1);

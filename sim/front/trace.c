@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "text.h"
 #include "trace.h"
 #include "trace_isa.h"
@@ -625,7 +626,7 @@ static bool is_tma(const char *op)
 static int parse_addrs(struct tok *t, uint64_t mode, struct trace_inst *in, struct trace_block *b,
 		       char *msg, size_t n)
 {
-	uint32_t cnt = (uint32_t)__builtin_popcount(in->active), i;
+	uint32_t cnt = bits_pop32(in->active), i;
 	uint64_t a;
 	int64_t d;
 	addr_t *out;
@@ -827,7 +828,7 @@ int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, 
 		if (in->mode == TRACE_ADDR_STRIDE && k->shmem_base != 0 && in->base >= k->shmem_base)
 			in->base -= k->shmem_base;
 		else if (in->mode == TRACE_ADDR_LIST && k->shmem_base != 0)
-			for (i = 0; i < (uint32_t)__builtin_popcount(in->active); i++)
+			for (i = 0; i < bits_pop32(in->active); i++)
 				if (b->addrs[in->base + i] >= k->shmem_base)
 					b->addrs[in->base + i] -= k->shmem_base;
 	}

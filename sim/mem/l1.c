@@ -113,6 +113,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "cache.h"
 #include "cfg.h"
 #include "clock.h"
@@ -331,7 +332,7 @@ static struct mem_req *new_down(struct l1 *l1, const struct mem_req *orig, enum 
 		d->byte_mask[1] = orig->byte_mask[1];
 		d->bytes = orig->bytes;
 	} else {
-		d->bytes = (uint32_t)__builtin_popcount(sectors) * l1->g->sector_bytes;
+		d->bytes = bits_pop32(sectors) * l1->g->sector_bytes;
 	}
 	return d;
 }
@@ -460,7 +461,7 @@ static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uin
 		}
 		if (bytes)
 			wm &= nibbles_any(r->byte_mask[0]) | nibbles_any(r->byte_mask[1]) << 16;
-		*words += (uint32_t)__builtin_popcountll(wm);
+		*words += bits_pop64(wm);
 		if (bank0 == 0)
 			return wm;
 		mask = wm << bank0 | wm >> (nb - bank0);

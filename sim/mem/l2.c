@@ -150,6 +150,7 @@
 #include <string.h>
 
 #include "addrmap.h"
+#include "bits.h"
 #include "cache.h"
 #include "cfg.h"
 #include "clock.h"
@@ -582,7 +583,7 @@ static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
 static bool far_room(const struct l2 *l2, uint32_t fetch)
 {
 	uint32_t need = l2->p.mshr.granularity == MSHR_GRAN_LINE ? 1
-				: (uint32_t)__builtin_popcount(fetch);
+				: bits_pop32(fetch);
 	uint32_t reserve = l2->p.mshr.entries / 8 > 0 ? l2->p.mshr.entries / 8 : 1;
 
 	return mshr_used(l2->m) + need + reserve <= l2->p.mshr.entries;
@@ -606,7 +607,7 @@ static enum level_stall try_load_miss(struct l2 *l2, struct mem_req *r, addr_t l
 		l2->st.far_reserve_stalls++;
 		return LEVEL_STALL_MSHR_FULL;
 	}
-	want = (uint32_t)__builtin_popcount(fetch);
+	want = bits_pop32(fetch);
 	if (lk->outcome == CACHE_LINE_MISS)
 		want += l2->g->sectors;
 	if (mq_free(l2) < want)

@@ -62,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "log.h"
 #include "mshr.h"
 
@@ -142,6 +143,7 @@ struct mshr_stats {
 struct mshr {
 	struct mshr_params p;
 	uint32_t line_bytes;
+	uint32_t line_shift;    /* log2(line_bytes): the hash's key without a division */
 	uint32_t sector_shift;
 	uint32_t nsect;         /* sectors per line */
 	uint32_t all_sectors;   /* mask of nsect ones */
@@ -164,7 +166,7 @@ struct mshr {
 
 static inline uint32_t popcount32(uint32_t x)
 {
-	return (uint32_t)__builtin_popcount(x);
+	return bits_pop32(x);
 }
 
 static inline addr_t line_of(const struct mshr *m, addr_t addr)
@@ -183,7 +185,7 @@ static inline uint16_t *cnt_of(const struct mshr *m, uint32_t rec)
 
 static inline uint32_t home_slot(const struct mshr *m, addr_t line)
 {
-	uint64_t k = line / m->line_bytes;
+	uint64_t k = line >> m->line_shift;
 
 	return (uint32_t)((k * MSHR_HASH_MUL) >> (64 - m->slot_bits));
 }
@@ -347,6 +349,7 @@ struct mshr *mshr_create(const struct mshr_params *p, uint32_t line_bytes, uint3
 	m = xcalloc(1, sizeof *m);
 	m->p = *p;
 	m->line_bytes = line_bytes;
+	m->line_shift = (uint32_t)__builtin_ctz(line_bytes);
 	m->sector_shift = (uint32_t)__builtin_ctz(sector_bytes);
 	m->nsect = line_bytes / sector_bytes;
 	m->all_sectors = m->nsect == 32 ? UINT32_MAX : (1u << m->nsect) - 1;

@@ -92,6 +92,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "clock.h"
 #include "link.h"
 #include "log.h"
@@ -223,8 +224,8 @@ static void xbar_tick(void *unit, cycle_t now);
 
 static uint32_t bytes_written(const struct mem_req *r)
 {
-	uint32_t n = (uint32_t)(__builtin_popcountll(r->byte_mask[0]) +
-				__builtin_popcountll(r->byte_mask[1]));
+	uint32_t n = (uint32_t)(bits_pop64(r->byte_mask[0]) +
+				bits_pop64(r->byte_mask[1]));
 
 	return n != 0 ? n : r->bytes;
 }
@@ -238,7 +239,7 @@ uint32_t xbar_packet_bytes(const struct xbar_params *p, const struct mem_req *r,
 			data = bytes_written(r);
 	} else {
 		if (r->type == MEM_REQ_LOAD || r->type == MEM_REQ_ATOMIC)
-			data = SECTOR_BYTES * (uint32_t)__builtin_popcount(r->sector_mask);
+			data = SECTOR_BYTES * bits_pop32(r->sector_mask);
 	}
 	return p->header_bytes + data;
 }

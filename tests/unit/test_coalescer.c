@@ -21,6 +21,7 @@
 
 #include "unit.h"
 
+#include "bits.h"
 #include "coalescer.h"
 #include "stats.h"
 
@@ -638,6 +639,47 @@ static void test_random_small_geometry(void **state)
 	run_random(128, 128, 0x082EFA98EC4E6C89ull, 5000);
 }
 
+/* bits_pop32/64 (bits.h), which count every mask's bytes and sectors here and downstream: hand
+ * counts, then each single bit, each bit pair and every run of ones against a bit-by-bit loop. */
+static uint32_t pop_loop(uint64_t x)
+{
+	uint32_t n = 0;
+
+	for (; x != 0; x >>= 1)
+		n += (uint32_t)(x & 1);
+	return n;
+}
+
+static void test_bits_pop(void **state)
+{
+	uint32_t i, j;
+
+	(void)state;
+	assert_int_equal(bits_pop64(0), 0);
+	assert_int_equal(bits_pop64(UINT64_MAX), 64);
+	assert_int_equal(bits_pop64(UINT64_C(0x8000000000000001)), 2);
+	assert_int_equal(bits_pop64(UINT64_C(0xf0f0f0f0f0f0f0f0)), 32);
+	assert_int_equal(bits_pop32(0), 0);
+	assert_int_equal(bits_pop32(UINT32_MAX), 32);
+	assert_int_equal(bits_pop32(0x80000001u), 2);
+	assert_int_equal(bits_pop32(0x00ff00f0u), 12);
+	for (i = 0; i < 64; i++) {
+		uint64_t run = i == 63 ? UINT64_MAX : (UINT64_C(1) << (i + 1)) - 1;
+
+		assert_int_equal(bits_pop64(run), i + 1);
+		assert_int_equal(bits_pop64(~run), pop_loop(~run));
+		assert_int_equal(bits_pop32((uint32_t)run), pop_loop((uint32_t)run));
+		for (j = 0; j < 64; j++) {
+			uint64_t x = (UINT64_C(1) << i) | (UINT64_C(1) << j);
+
+			assert_int_equal(bits_pop64(x), pop_loop(x));
+			assert_int_equal(bits_pop64(~x), pop_loop(~x));
+			assert_int_equal(bits_pop32((uint32_t)x), pop_loop((uint32_t)x));
+			assert_int_equal(bits_pop32((uint32_t)~x), pop_loop((uint32_t)~x));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -659,6 +701,7 @@ int main(void)
 		cmocka_unit_test(test_contract),
 		cmocka_unit_test(test_random_default),
 		cmocka_unit_test(test_random_small_geometry),
+		cmocka_unit_test(test_bits_pop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
