@@ -76,10 +76,12 @@
  * also keeps a hash index of its present lines (tag -> line index; open addressing, linear probing,
  * at most three quarters full, deletion by backward shift), so a lookup costs a few probes whatever
  * the ways. A slot holds the line index + 1 in its low bits and, above them, a fingerprint of the
- * tag (the hash's bits just below those of the home slot): a probe reads the line's tag only when
- * the fingerprint matches, so a lookup that misses (every first touch of a streamed line) reads
- * one run of slots instead of a tag of another line at each, each of which was a host cache miss
- * on a GPU's worth of L1s (find was 8% of a validation point's CPU samples). It answers exactly what the walk would (a tag is present at most once), so nothing
+ * tag (the top bits of its hash, those of the home slot first): a probe reads the line's tag
+ * only when the fingerprint matches, so a lookup that misses (every first touch of a streamed
+ * line) reads one run of slots instead of a tag of another line at each, each of which was a host
+ * cache miss on a GPU's worth of L1s (find was 8% of a validation point's CPU samples); and
+ * where the fingerprint holds the whole home slot (index and slot bits fit 32: every shipped L1)
+ * a deletion's backward shift reads the homes from the slots, not from the lines. It answers exactly what the walk would (a tag is present at most once), so nothing
  * simulated changes; cache_check compares the two. Such a cache also finds a free way from a bitmap
  * of its absent ways (the lowest, as the walk), and under lru or fifo keeps each set's present
  * lines in stamp order (a doubly linked list: an insert, and under lru a use, moves the line to the
@@ -256,6 +258,7 @@ struct cache {
 	uint32_t hx_shift;          /* 64 - log2(slots) */
 	uint32_t hx_ibits;          /* bits of a slot's line index + 1 (nlines + 1 fits) */
 	uint32_t hx_imask;          /* (1 << hx_ibits) - 1 */
+	bool hx_fp_home;            /* a slot's top 64 - hx_shift bits are its home slot */
 	/* with hx: bit w of freebits[set * fw ..]: way w is absent */
 	uint64_t *freebits;
 	uint32_t fw;                /* words per set */
@@ -337,13 +340,21 @@ static inline uint32_t hx_home(const struct cache *c, uint64_t line)
 	return (uint32_t)((line * UINT64_C(0x9E3779B97F4A7C15)) >> c->hx_shift);
 }
 
-/* The slot value of line i whose tag is line: the next 32 - hx_ibits bits of the hash below
- * the home slot's, then i + 1. */
+/* The slot value of line i whose tag is line: the top 32 - hx_ibits bits of the hash (whose
+ * first 64 - hx_shift are the home slot's), then i + 1. */
 static inline uint32_t hx_entry(const struct cache *c, uint64_t line, size_t i)
 {
 	uint64_t h = line * UINT64_C(0x9E3779B97F4A7C15);
 
-	return (uint32_t)(h >> (c->hx_shift - (32 - c->hx_ibits))) << c->hx_ibits | ((uint32_t)i + 1);
+	return ((uint32_t)(h >> 32) & ~c->hx_imask) | ((uint32_t)i + 1);
+}
+
+/* The home slot of slot value e's line. */
+static inline uint32_t hx_home_of(const struct cache *c, uint32_t e)
+{
+	if (c->hx_fp_home)
+		return e >> (c->hx_shift - 32);
+	return hx_home(c, c->lines[(e & c->hx_imask) - 1].tag);
 }
 
 /* Files present line i (tag set) in the hash index. */
@@ -368,7 +379,7 @@ static void hx_remove(struct cache *c, size_t i)
 	}
 	hole = h;
 	for (j = (hole + 1) & c->hx_mask; c->hx[j] != 0; j = (j + 1) & c->hx_mask) {
-		uint32_t home = hx_home(c, c->lines[(c->hx[j] & c->hx_imask) - 1].tag);
+		uint32_t home = hx_home_of(c, c->hx[j]);
 
 		/* it may fill the hole unless its home lies cyclically in (hole, j] */
 		if (((j - home) & c->hx_mask) >= ((j - hole) & c->hx_mask)) {
@@ -512,13 +523,14 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 		c->hx = xcalloc((size_t)1 << bits, sizeof *c->hx);
 		c->hx_mask = (uint32_t)((UINT64_C(1) << bits) - 1);
 		c->hx_shift = 64 - bits;
-		/* the index in the low bits, a fingerprint of 32 - hx_ibits bits above (taken
-		 * from the hash below the home's bits: bits + 32 - hx_ibits <= 64) */
+		/* the index in the low bits, the hash's top bits above: the home slot's whole
+		 * when both fit (a 1408-line L1: 11 + 11 bits) */
 		c->hx_ibits = 1;
 		while ((UINT64_C(1) << c->hx_ibits) <= c->nlines)
 			c->hx_ibits++;
 		SIM_ASSERT(c->hx_ibits < 32);
 		c->hx_imask = (uint32_t)((UINT64_C(1) << c->hx_ibits) - 1);
+		c->hx_fp_home = bits + c->hx_ibits <= 32;
 		c->fw = (c->g.assoc + 63) / 64;
 		c->freebits = xcalloc((size_t)c->g.sets * c->fw, sizeof *c->freebits);
 		for (s = 0; s < c->g.sets; s++) {

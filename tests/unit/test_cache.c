@@ -874,6 +874,57 @@ static void test_hash_index(void **state)
 	hash_run(CACHE_REPL_RANDOM); /* the policy's own walk; index and bitmap as above */
 }
 
+/* The hash index of a cache too large for a slot to hold both a line's index and its whole home
+ * slot (65536 lines: 17 index bits, 2^17 slots), where a deletion's backward shift reads each
+ * home from the line's tag instead of the slot: 200 k random allocations, uses and invalidations
+ * over twice its capacity in lines, against a model of which lines are present. */
+static void test_hash_index_wide(void **state)
+{
+	enum { SETS = 2048, WAYS = 32, UNIVERSE = 1 << 17 };
+	struct cache_params p = params(SETS * WAYS * LINE / 1024, LINE, 32, WAYS,
+				       CACHE_INDEX_XOR, CACHE_REPL_LRU);
+	struct cache *c = cache_create(&p, 1, NULL, "t");
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	static bool ref[UNIVERSE];
+	uint32_t step, n, present = 0, dropped = 0, evicted = 0;
+
+	(void)state;
+	memset(ref, 0, sizeof ref);
+	gsl_rng_set(rng, 11);
+	for (step = 0; step < 200000; step++) {
+		struct cache_line_info v;
+		struct cache_lookup lk;
+
+		n = (uint32_t)gsl_rng_uniform_int(rng, UNIVERSE);
+		if (!ref[n]) {
+			/* (not alloc: its cache_check on every step is too slow at this size) */
+			assert_true(cache_allocate(c, L(n), 0, &v) >= 0);
+			if (v.present) {
+				assert_true(v.addr / LINE < UNIVERSE && ref[v.addr / LINE]);
+				ref[v.addr / LINE] = false;
+				evicted++;
+			}
+			ref[n] = true;
+		} else if (gsl_rng_uniform_int(rng, 2) == 0) {
+			assert_true(cache_invalidate(c, L(n), &v));
+			ref[n] = false;
+			dropped++;
+		} else {
+			assert_int_not_equal(cache_access(c, L(n), 0x1, NULL, &lk), CACHE_LINE_MISS);
+		}
+		if (step % 20000 == 19999)
+			cache_check(c);
+	}
+	for (n = 0; n < UNIVERSE; n++) {
+		assert_int_equal(info(c, L(n)).present, ref[n]);
+		present += ref[n];
+	}
+	print_message("# %u present, %u evicted, %u invalidated\n", present, evicted, dropped);
+	assert_true(present > 40000 && evicted > 5000 && dropped > 20000);
+	gsl_rng_free(rng);
+	cache_destroy(c);
+}
+
 static void test_stats_registry(void **state)
 {
 	struct stats *st = stats_create();
@@ -1105,6 +1156,7 @@ int main(void)
 		cmocka_unit_test(test_line_sizes),
 		cmocka_unit_test(test_flush_and_invalidate),
 		cmocka_unit_test(test_hash_index),
+		cmocka_unit_test(test_hash_index_wide),
 		cmocka_unit_test(test_stats_registry),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_geometry_errors),
