@@ -81,7 +81,8 @@
  * line) reads one run of slots instead of a tag of another line at each, each of which was a host
  * cache miss on a GPU's worth of L1s (find was 8% of a validation point's CPU samples); and
  * where the fingerprint holds the whole home slot (index and slot bits fit 32: every shipped L1)
- * a deletion's backward shift reads the homes from the slots, not from the lines. It answers exactly what the walk would (a tag is present at most once), so nothing
+ * a deletion's backward shift reads the homes from the slots, not from the lines. The index
+ * answers exactly what the walk would (a tag is present at most once), so nothing
  * simulated changes; cache_check compares the two. Such a cache also finds a free way from a bitmap
  * of its absent ways (the lowest, as the walk), and under lru or fifo keeps each set's present
  * lines in stamp order (a doubly linked list: an insert, and under lru a use, moves the line to the
