@@ -68,9 +68,10 @@ const struct cfg_field sm_fields[] = {
 		      "core cycles from a thread block's dispatch to an SM until its warps can "
 		      "issue (block set-up: the SM's resources, special registers, parameters); "
 		      "0: at once"),
-	CFG_U32_FIELD(P, block_dispatch_per_cycle, 0, 1024, "0",
-		      "thread blocks the GPU-wide block dispatcher hands to SMs per core cycle "
-		      "(a block waits for a slot, then block_launch_cycles); 0: no limit"),
+	CFG_F64_FIELD(P, block_dispatch_per_cycle, 0, 1024, "0",
+		      "thread blocks the GPU-wide block dispatcher hands to SMs per core cycle, "
+		      "a rate that may be fractional (0.5: one block every other cycle; a block "
+		      "waits for its slot, then block_launch_cycles); 0: no limit"),
 };
 #undef P
 _Static_assert(sizeof sm_fields / sizeof sm_fields[0] == SM_NFIELDS, "SM_NFIELDS");
@@ -201,8 +202,8 @@ struct front {
 	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
 	cycle_t end;            /* core cycle the kernel's last block retired */
 	cycle_t first_issue;    /* core cycle of the kernel's first warp instruction */
-	cycle_t disp_cycle;     /* the dispatcher's current slot cycle, */
-	uint32_t disp_used;     /* and the blocks it has handed out in it */
+	cycle_t disp_start;     /* the dispatcher's busy run: its first cycle, */
+	uint64_t disp_n;        /* and the blocks handed out since */
 	cycle_t progress_at;    /* core cycle of the last issue or reply, for the watchdog */
 	front_trace_fn *trace_fn;
 	void *trace_ctx;
@@ -726,23 +727,27 @@ static void read_ahead(struct front *f)
 	}
 }
 
-/* The cycle the GPU-wide dispatcher hands a block over, asked at cycle now: the first cycle
- * from now with a slot left (block_dispatch_per_cycle a cycle; 0: now). */
+/* The cycle the GPU-wide dispatcher hands a block over, asked at cycle now (rate r =
+ * block_dispatch_per_cycle; 0: now). While it stays busy, the n-th block since its run began
+ * at cycle start goes at start + floor(n / r): r a cycle for an integer r, one every 1 / r
+ * cycles for a fraction. A dispatcher whose next slot has passed was idle, and starts a new
+ * run at now: capacity it did not use is not banked. */
 static cycle_t dispatch_slot(struct front *f, cycle_t now)
 {
-	if (f->p.block_dispatch_per_cycle == 0)
+	double r = f->p.block_dispatch_per_cycle;
+	cycle_t t;
+
+	if (r == 0)
 		return now;
-	if (f->disp_cycle < now) {
-		f->disp_cycle = now;
-		f->disp_used = 0;
+	t = f->disp_start + (cycle_t)((double)f->disp_n / r); /* n / r >= 0: truncation floors */
+	if (t < now) {
+		f->disp_start = now;
+		f->disp_n = 0;
+		t = now;
 	}
-	if (f->disp_used == f->p.block_dispatch_per_cycle) {
-		f->disp_cycle++;
-		f->disp_used = 0;
-	}
-	f->disp_used++;
-	f->st.dispatch_wait += f->disp_cycle - now;
-	return f->disp_cycle;
+	f->disp_n++;
+	f->st.dispatch_wait += t - now;
+	return t;
 }
 
 /* Launches the kernel's next block on sm at cycle now: its resources are taken at once, its

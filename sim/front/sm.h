@@ -90,7 +90,7 @@ struct sm_params {
 	uint32_t ldst_requests_per_cycle;
 	uint32_t ldst_bytes_per_cycle;  /* lane bytes an instruction moves per cycle (0: no limit) */
 	uint32_t block_launch_cycles;   /* dispatch to first issue of a block's warps */
-	uint32_t block_dispatch_per_cycle; /* GPU-wide blocks handed out a cycle (0: no limit) */
+	double block_dispatch_per_cycle;   /* GPU-wide blocks handed out a cycle (0: no limit) */
 };
 
 #define SM_NFIELDS 13 /* entries of sm_fields[] */

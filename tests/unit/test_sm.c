@@ -311,6 +311,9 @@ static void test_block_dispatch(void **state)
 	static const char *const two[] = { "sm.block_dispatch_per_cycle=2", NULL };
 	static const char *const both[] = { "sm.block_dispatch_per_cycle=1",
 					    "sm.block_launch_cycles=50", NULL };
+	static const char *const half[] = { "sm.block_dispatch_per_cycle=0.5", NULL };
+	static const char *const three_q[] = { "sm.block_dispatch_per_cycle=0.75", NULL };
+	static const char *const three[] = { "sm.block_dispatch_per_cycle=3", NULL };
 	struct trace t;
 	cycle_t c0;
 	uint32_t i;
@@ -337,6 +340,21 @@ static void test_block_dispatch(void **state)
 	assert_int_equal(t.n, 4);
 	for (i = 0; i < 4; i++)
 		assert_int_equal(t.cycle[i], c0 + t.gid[i] / 2);
+	/* Half a block a cycle: one every other cycle. */
+	run_traced("tests/data/sm/blocks4.wl", NULL, 0, half, &t);
+	assert_int_equal(t.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.cycle[i], c0 + 2 * t.gid[i]);
+	/* Three blocks in four cycles: floor(n / 0.75) = 0, 1, 2, 4. */
+	run_traced("tests/data/sm/blocks4.wl", NULL, 0, three_q, &t);
+	assert_int_equal(t.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.cycle[i], c0 + (t.gid[i] == 3 ? 4 : t.gid[i]));
+	/* Three a cycle (not a power of two): blocks 0-2, then 3 a cycle later. */
+	run_traced("tests/data/sm/blocks4.wl", NULL, 0, three, &t);
+	assert_int_equal(t.n, 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(t.cycle[i], c0 + t.gid[i] / 3);
 	/* Both: the slot, then the latency. */
 	run_traced("tests/data/sm/blocks4.wl", NULL, 0, both, &t);
 	assert_int_equal(t.n, 4);
