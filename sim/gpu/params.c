@@ -162,6 +162,12 @@ int gpu_mem_check(const struct gpu_params *p, struct sim_err *err)
 
 	if (l1_params_check(&p->l1, "l1", err) != 0 || l2_params_check(&p->l2, "l2", err) != 0)
 		return -1;
+	/* 0 is no limit; a positive rate so small that a block's slot (n / rate cycles) leaves
+	 * the cycle counter's range is not a rate anyone means */
+	if (p->sm.block_dispatch_per_cycle > 0 && p->sm.block_dispatch_per_cycle < 1e-6)
+		return sim_err_set(err, NULL, 0, "sm.block_dispatch_per_cycle: expected 0 (no "
+				   "limit) or at least 1e-06 blocks a cycle, got %g",
+				   p->sm.block_dispatch_per_cycle);
 	if (p->dram.channels % p->gpu.l2_partitions != 0)
 		return sim_err_set(err, NULL, 0, "gpu.l2_partitions: %u partitions hold half the "
 				   "channels each, so dram.channels must be a multiple of %u, got %u",

@@ -90,7 +90,8 @@ extern const struct cfg_schema gpu_schema;
 /* Name and requested MHz of clock domain d (DRAM: the CK its data rate implies). */
 const char *gpu_clock_name(enum gpu_clock_domain d);
 double gpu_clock_mhz(const struct gpu_params *p, enum gpu_clock_domain d);
-/* Checks across groups of the hierarchy above the DRAM (L1, L2, slice hash). */
+/* Checks across groups of the hierarchy above the DRAM (L1, L2, slice hash) and the SM's
+ * block dispatcher. */
 int gpu_mem_check(const struct gpu_params *p, struct sim_err *err);
 /* Resolves the DRAM part of p (standard, clocks, timings, controller checks). */
 int gpu_dram_spec(const struct gpu_params *p, struct dram_spec *spec, struct sim_err *err);
