@@ -10,15 +10,7 @@
 #include <cstring>
 #include <cmath>
 
-#define CK(x)                                                                  \
-    do {                                                                       \
-        cudaError_t e_ = (x);                                                  \
-        if (e_ != cudaSuccess) {                                               \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,         \
-                    cudaGetErrorString(e_));                                   \
-            exit(2);                                                           \
-        }                                                                      \
-    } while (0)
+#include "common.cuh"
 
 enum { K_EMPTY, K_INIT, K_READ, K_COPY, K_TRIAD };
 static const char *kname[] = {"empty", "init", "read", "copy", "triad"};
@@ -29,16 +21,6 @@ static const int kbytes[] = {0, 8, 8, 16, 24}; // bytes per element, as gpu-stre
 #define N_TURN (1 << 22)   // elements for the turnaround runs (32 MiB per array)
 
 // ---------------------------------------------------------------- device ---
-__device__ __forceinline__ unsigned smid_reg(void) {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
-__device__ __forceinline__ unsigned long long gtimer(void) {
-    unsigned long long r;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
-    return r;
-}
 
 // gpu-stream kernels: one element per thread, no grid-stride loop.  With REC,
 // thread 0 first records {clock64, smid<<32 | globaltimer low 32 bits} for its

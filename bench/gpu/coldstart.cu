@@ -13,15 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 
-#define CK(x)                                                                  \
-    do {                                                                       \
-        cudaError_t e_ = (x);                                                  \
-        if (e_ != cudaSuccess) {                                               \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,         \
-                    cudaGetErrorString(e_));                                   \
-            exit(2);                                                           \
-        }                                                                      \
-    } while (0)
+#include "common.cuh"
 
 static const size_t N = (size_t)128 * 1024 * 1024 + 2;
 

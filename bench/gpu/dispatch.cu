@@ -12,26 +12,8 @@
 #include <cstring>
 #include <ctime>
 
-#define CK(x)                                                                  \
-    do {                                                                       \
-        cudaError_t e_ = (x);                                                  \
-        if (e_ != cudaSuccess) {                                               \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,         \
-                    cudaGetErrorString(e_));                                   \
-            exit(2);                                                           \
-        }                                                                      \
-    } while (0)
+#include "common.cuh"
 
-__device__ __forceinline__ unsigned smid_reg(void) {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
-__device__ __forceinline__ unsigned long long gtimer(void) {
-    unsigned long long r;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
-    return r;
-}
 
 // Holds its SM (all of its shared memory) for ns nanoseconds; records its SM.
 __global__ void blocker(long long ns, unsigned *sm) {
