@@ -2,7 +2,7 @@
 // per-block turnaround (block lifetime per residency slot, in SM cycles) of
 // one-element-per-thread kernels.  See README.md.  Output is CSV on stdout.
 //
-//   nvcc -O3 -arch=sm_90 -o blocktime blocktime.cu
+//   nvcc -O3 -arch=native -o blocktime blocktime.cu
 //   ./blocktime              run everything on device 0
 //   ./blocktime --selftest   test the host-side analysis on synthetic data (no GPU)
 #include <cstdio>

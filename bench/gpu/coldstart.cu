@@ -8,7 +8,7 @@
 // 2 blocks per SM through a shared-memory spoiler) from a GPU left idle, prints every sample
 // with its host time since the start, and then times the same row twice more, warm.
 //
-//   nvcc -O3 -arch=sm_90 -o coldstart coldstart.cu && ./coldstart
+//   nvcc -O3 -arch=native -o coldstart coldstart.cu && ./coldstart
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>

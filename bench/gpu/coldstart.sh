@@ -5,7 +5,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 bin=$(mktemp -d)/coldstart
-"$NVCC" -O3 -arch=sm_90 -o "$bin" "$here/coldstart.cu" || "$NVCC" -O3 -o "$bin" "$here/coldstart.cu"
+# for the GPU of this machine, else nvcc's default (PTX the driver compiles)
+"$NVCC" -O3 -arch=native -o "$bin" "$here/coldstart.cu" || "$NVCC" -O3 -o "$bin" "$here/coldstart.cu"
 out=${OUT:-$(mktemp -d)}
 sleep "${COLD_IDLE_S:-20}" # let the GPU fall back to its idle clocks
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw --format=csv,noheader \

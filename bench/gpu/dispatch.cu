@@ -6,7 +6,7 @@
 // SMs meanwhile. If the rate stays ~0.836 a cycle whatever B, the limit is GPU-wide (what
 // sm.block_dispatch_per_cycle models); if it falls in proportion to the free SMs, per SM.
 //
-//   nvcc -O3 -arch=sm_90 -o dispatch dispatch.cu && ./dispatch
+//   nvcc -O3 -arch=native -o dispatch dispatch.cu && ./dispatch
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -63,7 +63,8 @@ int main(void) {
     printf("# sms,%d,clock_mhz,%.0f,grid,%d\n", nsm, hz / 1e6, grid);
     printf("# dispatch,blocked_sms,blocksPerSM,free_sms_seen,blocker_sms_distinct,us,"
            "blocks_per_cycle,blocks_per_cycle_per_free_sm\n");
-    int bs[] = {0, 33, 66, 99, 120};
+    // none, a quarter, half and three quarters of the SMs, all but 12 (132 SMs: 0 33 66 99 120)
+    int bs[] = {0, nsm / 4, nsm / 2, 3 * nsm / 4, nsm - 12};
     int ks[] = {2, 4};
     for (int bi = 0; bi < 5; bi++)
         for (int ki = 0; ki < 2; ki++) {

@@ -15,8 +15,9 @@ fi
 "$NVCC" --version | tail -n 2
 
 bin=$(mktemp -d)/blocktime
-if ! "$NVCC" -O3 -arch=sm_90 -o "$bin" "$here/blocktime.cu"; then
-    echo "run.sh: -arch=sm_90 build failed, retrying with nvcc's default arch" >&2
+# for the GPU of this machine (an sm_90 build would not run on an A100)
+if ! "$NVCC" -O3 -arch=native -o "$bin" "$here/blocktime.cu"; then
+    echo "run.sh: -arch=native build failed, retrying with nvcc's default arch" >&2
     "$NVCC" -O3 -o "$bin" "$here/blocktime.cu"
 fi
 
