@@ -3,10 +3,9 @@
 # nvidia-smi; CSV to stdout and, when $OUT is set, $OUT/coldstart.csv and $OUT/clocks.csv.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+. "$here/nvcc.sh"
 bin=$(mktemp -d)/coldstart
-# for the GPU of this machine, else nvcc's default (PTX the driver compiles)
-"$NVCC" -O3 -arch=native -o "$bin" "$here/coldstart.cu" || "$NVCC" -O3 -o "$bin" "$here/coldstart.cu"
+build_cu "$here/coldstart.cu" "$bin"
 out=${OUT:-$(mktemp -d)}
 sleep "${COLD_IDLE_S:-20}" # let the GPU fall back to its idle clocks
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw --format=csv,noheader \

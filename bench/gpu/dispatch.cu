@@ -9,11 +9,9 @@
 //   nvcc -O3 -arch=native -o dispatch dispatch.cu && ./dispatch
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 
 #include "common.cuh"
-
 
 // Holds its SM (all of its shared memory) for ns nanoseconds; records its SM.
 __global__ void blocker(long long ns, unsigned *sm) {

@@ -5,21 +5,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
-NVCC=${NVCC:-$(command -v nvcc || true)}
-if [ -z "$NVCC" ]; then
-    for c in /usr/local/cuda/bin/nvcc /usr/local/cuda-*/bin/nvcc; do
-        if [ -x "$c" ]; then NVCC=$c; break; fi
-    done
-fi
-[ -n "$NVCC" ] || { echo "run.sh: nvcc not found" >&2; exit 1; }
+. "$here/nvcc.sh"
+find_nvcc
 "$NVCC" --version | tail -n 2
 
 bin=$(mktemp -d)/blocktime
-# for the GPU of this machine (an sm_90 build would not run on an A100)
-if ! "$NVCC" -O3 -arch=native -o "$bin" "$here/blocktime.cu"; then
-    echo "run.sh: -arch=native build failed, retrying with nvcc's default arch" >&2
-    "$NVCC" -O3 -o "$bin" "$here/blocktime.cu"
-fi
+build_cu "$here/blocktime.cu" "$bin"
 
 out=/dev/null smi=/dev/null
 if [ -n "${OUT:-}" ]; then
