@@ -9,16 +9,17 @@
  * pseudo-channel. dram_earliest is then a maximum of three numbers plus the windows and the bus:
  * O(1) for every command but REFab, which looks at every bank of its pseudo-channel.
  *
- * Raised stamps: the last cycle at which an issued command raised a command's bound shared by
- * several banks (pseudo-channel or bank group, an activate window for ACT). A bank's own bound
- * changes only with commands to that bank, so an answer of dram_earliest_bank stays right, but
- * for the command bus, until a command to the bank or a stamp at or after it (dram_still_ready):
- * the controller keeps a ready candidate's answer without asking again.
+ * Own and shared bounds: a bank's own next[] changes only with commands to that bank (and REFab);
+ * the rest of a command's earliest cycle (the pseudo-channel's and bank group's next[], the
+ * activate windows, kept as one number act_win, and the bus) is shared by the banks. The
+ * controller keeps each waiting bank's own bound and reads the shared ones in place
+ * (dram_bounds), so that it times a waiting command exactly without asking.
  *
  * Invariants (dram_chan_check)
  *   - a pseudo-channel's open-bank count equals the number of its banks with a row open;
  *   - the tFAW ring holds the last four ACT cycles of the pseudo-channel, oldest at ring[idx];
- *     the t32AW ring the last 32.
+ *     the t32AW ring the last 32;
+ *   - every shared bound equals the maximum it stands for.
  *
  * Not modelled: data-bus ownership as its own resource (the turnaround and tCCD rules keep bursts
  * apart; the rule checker in dram_check.c verifies they never overlap), command-bus parity and
@@ -50,8 +51,7 @@ struct pchan {
 	cycle_t aw32[AW32_ACTS];
 	uint32_t aw32_idx;
 	uint32_t open_banks;
-	cycle_t raised[DRAM_CMD_COUNT]; /* last cycle a command's shared bound or window rose */
-	cycle_t *bg_raised;             /* [bank group][cmd]: the same for the group's bound */
+	cycle_t act_win;           /* the earliest ACT the tFAW and t32AW windows allow */
 };
 
 /* One expanded rule: after the command owning the list, `next` waits `lat` at `scope`. */
@@ -134,7 +134,6 @@ struct dram_chan *dram_chan_create(const struct dram_spec *s, uint32_t id)
 
 		pc->banks = xcalloc(s->banks, sizeof *pc->banks);
 		pc->bg_next = xcalloc((size_t)s->bank_groups * DRAM_CMD_COUNT, sizeof(cycle_t));
-		pc->bg_raised = xcalloc((size_t)s->bank_groups * DRAM_CMD_COUNT, sizeof(cycle_t));
 		for (b = 0; b < s->banks; b++)
 			pc->banks[b].row = DRAM_ROW_NONE;
 		for (k = 0; k < FAW_ACTS; k++)
@@ -179,7 +178,6 @@ void dram_chan_destroy(struct dram_chan *c)
 	for (p = 0; p < c->s->pcs; p++) {
 		free(c->pcs[p].banks);
 		free(c->pcs[p].bg_next);
-		free(c->pcs[p].bg_raised);
 	}
 	for (k = 0; k < DRAM_CMD_COUNT; k++)
 		free(c->xr[k]);
@@ -244,41 +242,49 @@ static cycle_t max_c(cycle_t a, cycle_t b)
 	return a > b ? a : b;
 }
 
+/* Whether the state of bank bk forbids cmd (not REFab; row: a column command's row). */
+static inline bool state_forbids(const struct bank *bk, enum dram_cmd cmd, uint32_t row)
+{
+	switch (cmd) {
+	case DRAM_CMD_ACT:
+	case DRAM_CMD_REFPB:
+		return bk->row != DRAM_ROW_NONE;
+	case DRAM_CMD_PRE:
+		return bk->row == DRAM_ROW_NONE;
+	default: /* column commands */
+		return bk->row != row || row == DRAM_ROW_NONE;
+	}
+}
+
 /* The earliest cycle of cmd (not REFab) to bank `bank` of bank group bg in pseudo-channel pcx
  * (row: a column command's row): the bank's own bound, the pseudo-channel's and the bank
  * group's, the activate windows, the command bus. */
 static inline cycle_t bank_earliest(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pcx,
 				    uint32_t bank, uint32_t bg, uint32_t row)
 {
-	const struct dram_spec *s = c->s;
 	const struct pchan *pc = &c->pcs[pcx];
 	const struct bank *bk = &pc->banks[bank];
 	cycle_t t;
 
-	switch (cmd) {
-	case DRAM_CMD_ACT:
-	case DRAM_CMD_REFPB:
-		if (bk->row != DRAM_ROW_NONE)
-			return CYCLE_NEVER;
-		break;
-	case DRAM_CMD_PRE:
-		if (bk->row == DRAM_ROW_NONE)
-			return CYCLE_NEVER;
-		break;
-	default: /* column commands */
-		if (bk->row != row || row == DRAM_ROW_NONE)
-			return CYCLE_NEVER;
-		break;
-	}
+	if (state_forbids(bk, cmd, row))
+		return CYCLE_NEVER;
 	t = max_c(bk->next[cmd], pc->next[cmd]);
 	t = max_c(t, pc->bg_next[bg * DRAM_CMD_COUNT + cmd]);
-	if (cmd == DRAM_CMD_ACT) {
-		if (pc->faw[pc->faw_idx] != CYCLE_NEVER)
-			t = max_c(t, pc->faw[pc->faw_idx] + s->t[DRAM_T_FAW]);
-		if (s->t[DRAM_T_32AW] != 0 && pc->aw32[pc->aw32_idx] != CYCLE_NEVER)
-			t = max_c(t, pc->aw32[pc->aw32_idx] + s->t[DRAM_T_32AW]);
-	}
+	if (cmd == DRAM_CMD_ACT)
+		t = max_c(t, pc->act_win);
 	return max_c(t, dram_bus_free(c, cmd));
+}
+
+/* What the activate windows allow an ACT of pseudo-channel pc: 0 until a window has filled. */
+static cycle_t act_window(const struct dram_spec *s, const struct pchan *pc)
+{
+	cycle_t t = 0;
+
+	if (pc->faw[pc->faw_idx] != CYCLE_NEVER)
+		t = pc->faw[pc->faw_idx] + s->t[DRAM_T_FAW];
+	if (s->t[DRAM_T_32AW] != 0 && pc->aw32[pc->aw32_idx] != CYCLE_NEVER)
+		t = max_c(t, pc->aw32[pc->aw32_idx] + s->t[DRAM_T_32AW]);
+	return t;
 }
 
 cycle_t dram_earliest(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a)
@@ -320,23 +326,24 @@ static void raise(cycle_t *slot, cycle_t v)
 		*slot = v;
 }
 
-/* raise, stamping *stamp with now if the bound rose. */
-static void raise_shared(cycle_t *slot, cycle_t v, cycle_t *stamp, cycle_t now)
+cycle_t dram_own_bound(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pc, uint32_t bank,
+		       uint32_t row)
 {
-	if (v > *slot) {
-		*slot = v;
-		*stamp = now;
-	}
+	const struct bank *bk;
+
+	SIM_ASSERT(cmd != DRAM_CMD_REFAB && pc < c->s->pcs && bank < c->s->banks);
+	bk = &c->pcs[pc].banks[bank];
+	return state_forbids(bk, cmd, row) ? CYCLE_NEVER : bk->next[cmd];
 }
 
-bool dram_still_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pcx, uint32_t bank,
-		      cycle_t since, cycle_t now)
+void dram_bounds(const struct dram_chan *c, uint32_t pc, struct dram_bounds *b)
 {
-	const struct pchan *pc = &c->pcs[pcx];
-
-	return pc->raised[cmd] < since &&
-	       pc->bg_raised[c->bank_bg[bank] * DRAM_CMD_COUNT + cmd] < since &&
-	       dram_bus_free(c, cmd) <= now;
+	SIM_ASSERT(pc < c->s->pcs);
+	b->pc_next = c->pcs[pc].next;
+	b->bg_next = c->pcs[pc].bg_next;
+	b->act_window = &c->pcs[pc].act_win;
+	b->row_bus = &c->row_bus_free;
+	b->col_bus = c->s->separate_row_bus ? &c->col_bus_free : &c->row_bus_free;
 }
 
 /* The implied precharge of RDA/WRA: not before tRAS after the ACT. Its tRP then bounds ACT and
@@ -374,21 +381,18 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 			} else { /* REFab binds every bank */
 				for (b = 0; b < s->banks; b++)
 					raise(&pc->banks[b].next[x->next], v);
-				pc->raised[x->next] = now;
 			}
 			break;
 		case DRAM_SCOPE_BG:
 			if (bk != NULL) {
-				raise_shared(&pc->bg_next[a->bg * DRAM_CMD_COUNT + x->next], v,
-					     &pc->bg_raised[a->bg * DRAM_CMD_COUNT + x->next], now);
+				raise(&pc->bg_next[a->bg * DRAM_CMD_COUNT + x->next], v);
 			} else {
 				for (b = 0; b < s->bank_groups; b++)
 					raise(&pc->bg_next[b * DRAM_CMD_COUNT + x->next], v);
-				pc->raised[x->next] = now;
 			}
 			break;
 		default:
-			raise_shared(&pc->next[x->next], v, &pc->raised[x->next], now);
+			raise(&pc->next[x->next], v);
 			break;
 		}
 	}
@@ -401,7 +405,7 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 		pc->faw_idx = (pc->faw_idx + 1) % FAW_ACTS;
 		pc->aw32[pc->aw32_idx] = now;
 		pc->aw32_idx = (pc->aw32_idx + 1) % AW32_ACTS;
-		pc->raised[DRAM_CMD_ACT] = now; /* the windows moved */
+		pc->act_win = act_window(s, pc); /* the windows moved */
 		break;
 	case DRAM_CMD_PRE:
 		bk->row = DRAM_ROW_NONE;
@@ -473,5 +477,6 @@ void dram_chan_check(const struct dram_chan *c)
 			open += pc->banks[b].row != DRAM_ROW_NONE;
 		SIM_ASSERT(open == pc->open_banks);
 		SIM_ASSERT(pc->faw_idx < FAW_ACTS && pc->aw32_idx < AW32_ACTS);
+		SIM_ASSERT(pc->act_win == act_window(c->s, pc));
 	}
 }

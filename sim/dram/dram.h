@@ -106,13 +106,27 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 cycle_t dram_act_bank_bound(const struct dram_chan *c, const struct dram_addr *a);
 /* Earliest cycle the command bus used by cmd is free. */
 cycle_t dram_bus_free(const struct dram_chan *c, enum dram_cmd cmd);
-/* Whether an answer of dram_earliest_bank for cmd to bank (flat index) of pseudo-channel pc,
- * given at cycle since and at most now, still is: no command issued at or after since raised
- * cmd's bounds shared with the bank (its pseudo-channel's or bank group's, or for ACT an
- * activate window) and the command bus is free at now. The caller knows that no command went to
- * the bank itself since (that changes the bank's own bounds and row). */
-bool dram_still_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pc, uint32_t bank,
-		      cycle_t since, cycle_t now);
+/*
+ * The parts of dram_earliest_bank, for a scheduler that times many waiting commands on every
+ * pass without asking: dram_earliest_bank(cmd, pc, bank, row) is CYCLE_NEVER when
+ * dram_own_bound(cmd, pc, bank, row) is, else the maximum of that own bound, pc_next[cmd],
+ * bg_next[bg * DRAM_CMD_COUNT + cmd] (bg: the bank's group), for ACT *act_window, and the bus
+ * (*row_bus for row commands, *col_bus for column commands).
+ *   - The own bound (the bank's next[cmd], or CYCLE_NEVER if its state forbids cmd) changes
+ *     only when a command goes to that bank, or a REFab to its pseudo-channel.
+ *   - The shared ones change with any command; the pointers stay valid for the channel's life
+ *     and always show their current values.
+ */
+cycle_t dram_own_bound(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pc, uint32_t bank,
+		       uint32_t row);
+struct dram_bounds {
+	const cycle_t *pc_next;     /* [cmd]: the pseudo-channel's */
+	const cycle_t *bg_next;     /* [bank group * DRAM_CMD_COUNT + cmd] */
+	const cycle_t *act_window;  /* the earliest ACT the tFAW and t32AW windows allow */
+	const cycle_t *row_bus;     /* the command bus of row commands is free from */
+	const cycle_t *col_bus;     /* that of column commands (GDDR6: the same bus) */
+};
+void dram_bounds(const struct dram_chan *c, uint32_t pc, struct dram_bounds *b);
 
 /* Registers <prefix>.pc<P>.b<B>.bursts and .acts for every bank. */
 void dram_chan_register_stats(struct dram_chan *c, struct stats *st, const char *prefix);

@@ -20,7 +20,11 @@
  *      command - under fcfs only when the bank's oldest access is that hit; ACT on a closed
  *      bank; PRE on a conflict or when the row-hit cap is reached) and
  *      the cycle dram_earliest allows it; the policy (mc_sched.c) picks among the ready ones, once
- *      for each command bus;
+ *      for each command bus. A bank's candidate is kept between passes with its own bound
+ *      (dram_own_bound: it moves only with commands to the bank, which clear the candidate); a
+ *      pass skips the bank while the cycle last computed for it is in the future (commands only
+ *      raise bounds, so that cycle is a lower bound) and then times it exactly from its own bound
+ *      and the device's shared bounds, read in place (dram_bounds), without asking the device;
  *   5. sleep until the earliest cycle any candidate, completion or refresh deadline needs.
  *
  * Idle refresh (mc_set_lazy_refresh). A controller with nothing queued, in flight or sent to it
@@ -172,21 +176,24 @@ struct bankq {
 	struct fifo rd, wr;
 	uint32_t hits;        /* column commands since the last ACT */
 	/* The bank's candidate from the last pass. It stays the right one until the bank's own
-	 * queue or state changes (then lb_valid is cleared). Its earliest cycle is a lower bound
-	 * meanwhile, because commands only ever raise the device's earliest cycles: a pass skips
-	 * the bank until then, and afterwards only re-times the candidate. */
+	 * queue or state changes (then lb_valid is cleared), and so does its own bound (the
+	 * device's, and for an access's own column command the old data it waits for): a pass
+	 * times it exactly from own and the device's shared bounds (bq_time), without asking. */
 	struct mc_cand cand;
-	cycle_t timed;        /* the pass that computed cand.earliest (bq_set) */
+	cycle_t own;
+	uint32_t bg_idx;      /* bank group * DRAM_CMD_COUNT + cand.cmd */
 	bool lb_valid;
 	bool lb_writes;       /* the direction it was computed for */
 };
 
 struct pcq {
 	struct bankq *banks;
-	/* bound[w][b]: bank b's cached candidate's earliest cycle if it is valid for direction w
-	 * (writes), else 0. A copy, packed so that a pass skips the banks whose bound is still in
-	 * the future without touching their queues (bq_set, bq_clear keep it). */
+	/* bound[w][b]: bank b's cached candidate's earliest cycle, as last timed, if it is valid
+	 * for direction w (writes), else 0. A lower bound of its earliest cycle, since commands
+	 * only raise the device's bounds; packed so that a pass skips the banks whose bound is
+	 * still in the future without touching them (bq_set, bq_clear keep it). */
 	cycle_t *bound[2];
+	struct dram_bounds db; /* the device's shared bounds, read in place */
 	uint64_t work_rd;     /* bit b: bank b has queued reads */
 	uint64_t work_wr;     /* bit b: bank b has queued writes */
 	uint64_t held_mask;   /* bit b: bank b is held for refresh */
@@ -392,6 +399,7 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 		q->banks = xcalloc(s->banks, sizeof *q->banks);
 		q->bound[0] = xcalloc(2 * (size_t)s->banks, sizeof *q->bound[0]);
 		q->bound[1] = q->bound[0] + s->banks;
+		dram_bounds(m->dram, i, &q->db);
 		/* Stagger the channels' refresh so they do not all refresh at once. */
 		q->ref_due = (p->refresh == MC_REFRESH_ALL_BANK ? s->t[DRAM_T_REFI]
 								 : s->t[DRAM_T_REFIPB]) *
@@ -517,16 +525,10 @@ static void bq_clear(struct pcq *q, uint32_t bank)
 	q->bound[0][bank] = q->bound[1][bank] = 0;
 }
 
-/* The bank's cached candidate (valid for direction writes) has earliest cycle t, computed at
- * cycle now. */
-static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t, cycle_t now)
+/* The bank's cached candidate (valid for direction writes) was timed to cycle t. */
+static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
 {
-	struct bankq *bq = &q->banks[bank];
-
-	bq->cand.earliest = t;
-	bq->timed = now;
-	bq->lb_valid = true;
-	bq->lb_writes = writes;
+	q->banks[bank].cand.earliest = t;
 	q->bound[writes][bank] = t;
 	q->bound[!writes][bank] = 0;
 }
@@ -1169,8 +1171,16 @@ static void issue(struct mc *m, const struct mc_cand *c, cycle_t now)
 		return;
 	case DRAM_CMD_PRE:
 		return;
+	case DRAM_CMD_REFAB: {
+		/* it raised every bank's own bounds: the cached candidates' are stale */
+		uint32_t k;
+
+		for (k = 0; k < m->s->banks; k++)
+			bq_clear(q, k);
+		refresh_issued(m, q, c->cmd, now);
+		return;
+	}
 	case DRAM_CMD_REFPB:
-	case DRAM_CMD_REFAB:
 		refresh_issued(m, q, c->cmd, now);
 		return;
 	default:
@@ -1249,52 +1259,49 @@ static bool needs_prepare(const struct mc *m, const struct mc_cand *c)
 	       !((const struct ent *)c->entry)->prepared;
 }
 
-/* Whether the bank's cached candidate, whose earliest cycle has come, is still ready without
- * asking the device: no command since it was timed raised its command's shared bounds (nor went
- * to the bank: that clears it), and the command bus is free. Its stored earliest cycle is then
- * older than a fresh answer, which nothing reads: the pick and next_pass only compare a ready
- * candidate's cycle with now, and issue's activate-window test gives the same answer for both
- * (the bus term cancels). */
-static bool bq_still_ready(const struct mc *m, const struct bankq *bq, uint32_t b, cycle_t now)
-{
-	const struct mc_cand *c = &bq->cand;
-
-	return c->cmd != DRAM_CMD_REFAB && dram_still_ready(m->dram, c->cmd, c->pc, b, bq->timed, now);
-}
-
-/* Uses the bank's cached candidate: returns false if there is none for this direction; else
- * either skips the bank (its bound is in the future: next lowered to it) or appends the
- * candidate, re-timed unless it is still ready (bq_still_ready). */
-static bool bq_cached(struct mc *m, struct pcq *q, uint32_t b, bool writes, cycle_t now,
-		      cycle_t *next, size_t *n)
+/* Keeps the candidate just found for bank b (m->cands[i], for direction writes) as the bank's
+ * cached one, with its own bound and the index of its shared bound. */
+static void bq_keep(struct mc *m, struct pcq *q, uint32_t b, bool writes, size_t i)
 {
 	struct bankq *bq = &q->banks[b];
+	const struct ent *e;
+	cycle_t own;
 
-	if (!bq->lb_valid || bq->lb_writes != writes)
-		return false;
-	if (bq->cand.earliest > now) {
-		if (bq->cand.earliest < *next)
-			*next = bq->cand.earliest;
-		return true;
-	}
-	if (bq_still_ready(m, bq, b, now)) {
+	bq->cand = m->cands[i];
+	e = bq->cand.entry;
+	own = dram_own_bound(m->dram, bq->cand.cmd, bq->cand.pc, b, e != NULL ? e->a.da.row : 0);
+	/* as cand_earliest: an access's own column command waits for the old data */
+	if (e != NULL && !dram_cmd_is_row(bq->cand.cmd) && e->pre_ops == 0 && e->not_before > own)
+		own = e->not_before;
+	bq->own = own;
+	bq->bg_idx = b / m->s->banks_per_group * DRAM_CMD_COUNT + bq->cand.cmd;
+	bq->lb_valid = true;
+	bq->lb_writes = writes;
+	bq_set(q, b, writes, bq->cand.earliest);
+}
+
+static cycle_t max_cycle(cycle_t a, cycle_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The exact earliest cycle of a cached candidate: its own bound and the device's shared bounds
+ * (db: its pseudo-channel's). The same answer as cand_earliest. */
+static cycle_t bq_time(const struct mc *m, const struct bankq *bq, const struct dram_bounds *db)
+{
+	enum dram_cmd cmd = bq->cand.cmd;
+	cycle_t t = max_cycle(bq->own, db->pc_next[cmd]);
+
+	t = max_cycle(t, db->bg_next[bq->bg_idx]);
+	if (cmd == DRAM_CMD_ACT)
+		t = max_cycle(t, *db->act_window);
+	t = max_cycle(t, dram_cmd_is_row(cmd) ? *db->row_bus : *db->col_bus);
 #ifdef SIM_DEBUG
-		SIM_ASSERT(cand_earliest(m, &bq->cand) <= now);
+	SIM_ASSERT(t == cand_earliest(m, &bq->cand));
+#else
+	(void)m;
 #endif
-		SIM_ASSERT(*n < m->ncands_max);
-		m->cands[(*n)++] = bq->cand;
-		return true;
-	}
-	bq_set(q, b, writes, cand_earliest(m, &bq->cand), now);
-	if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
-		/* not ready after all: the same as a bound in the future (no pick reads it) */
-		if (bq->cand.earliest < *next)
-			*next = bq->cand.earliest;
-		return true;
-	}
-	SIM_ASSERT(*n < m->ncands_max);
-	m->cands[(*n)++] = bq->cand;
-	return true;
+	return t;
 }
 
 /* Write drain with hysteresis; writes also go when no read waits. Returns the direction this
@@ -1312,8 +1319,10 @@ static bool serve_writes(struct mc *m)
 
 /* The candidates of pseudo-channel pc: for each bank with work in the direction served or held
  * for refresh, the command it needs next (a refresh once a held bank is closed; the bank's
- * cached candidate while it stands). Lowers *next to refresh deadlines and to the bounds of
- * banks skipped. */
+ * cached candidate while it stands), if it can issue now or (inline ECC) its access has still to
+ * decide its pre-ops. Lowers *next to refresh deadlines, to the bounds of the banks skipped and
+ * to the earliest cycles of the candidates timed that cannot issue. A cached candidate is
+ * looked at once its bound has come, and then timed exactly (bq_time). */
 static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle_t *next,
 		      size_t *n)
 {
@@ -1326,8 +1335,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 	refresh_update(m, q, now);
 	if (q->ref_due < *next)
 		*next = q->ref_due;
-	/* The banks whose cached bound is still in the future only lower next (bq_cached's first
-	 * case, without touching the bank). */
+	/* The banks whose cached bound is still in the future only lower next. */
 	work = (writes ? q->work_wr : q->work_rd) & ~q->held_mask;
 	while (work != 0) {
 		b = (uint32_t)__builtin_ctzll(work);
@@ -1341,9 +1349,29 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 	}
 	work = due | q->held_mask;
 	while (work != 0) {
+		struct bankq *bq;
+		bool held;
+
 		b = (uint32_t)__builtin_ctzll(work);
 		work &= work - 1;
-		if (((q->held_mask >> b) & 1) && dram_open_row_at(m->dram, pc, b) == DRAM_ROW_NONE) {
+		bq = &q->banks[b];
+		held = (q->held_mask >> b) & 1;
+		if (!held && bq->lb_valid && bq->lb_writes == writes) {
+			cycle_t t = bq_time(m, bq, &q->db);
+
+			/* bq_set, but bound[!writes][b] is 0 already */
+			bq->cand.earliest = t;
+			q->bound[writes][b] = t;
+			if (t > now && !needs_prepare(m, &bq->cand)) {
+				if (t < *next)
+					*next = t;
+				continue;
+			}
+			SIM_ASSERT(*n < m->ncands_max);
+			m->cands[(*n)++] = bq->cand;
+			continue;
+		}
+		if (held && dram_open_row_at(m->dram, pc, b) == DRAM_ROW_NONE) {
 			/* Closed: refresh it (all-bank: once every bank is). */
 			if (m->p->refresh == MC_REFRESH_PER_BANK)
 				add_cand(m, n, NULL, DRAM_CMD_REFPB, pc, b);
@@ -1351,17 +1379,12 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 				add_cand(m, n, NULL, DRAM_CMD_REFAB, pc, 0);
 			continue;
 		}
-		if (((q->held_mask >> b) & 1) == 0 && bq_cached(m, q, b, writes, now, next, n))
-			continue;
 		before = *n;
 		bank_cands(m, n, pc, b, writes);
-		if (*n == before + 1 && ((q->held_mask >> b) & 1) == 0) {
-			struct bankq *bq = &q->banks[b];
-
-			bq->cand = m->cands[before];
-			bq_set(q, b, writes, bq->cand.earliest, now);
+		if (*n == before + 1 && !held) {
+			bq_keep(m, q, b, writes, before);
 			if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
-				/* cached, and not a candidate this pass (as bq_cached does) */
+				/* cached, and not a candidate this pass */
 				if (bq->cand.earliest < *next)
 					*next = bq->cand.earliest;
 				*n = before;
