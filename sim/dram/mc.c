@@ -1328,6 +1328,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 {
 	struct pcq *q = &m->pcs[pc];
 	const cycle_t *bound = q->bound[writes];
+	cycle_t soonest = CYCLE_NEVER;
 	uint64_t work, due = 0;
 	size_t before;
 	uint32_t b;
@@ -1335,18 +1336,21 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 	refresh_update(m, q, now);
 	if (q->ref_due < *next)
 		*next = q->ref_due;
-	/* The banks whose cached bound is still in the future only lower next. */
+	/* The banks whose cached bound is still in the future only lower next (without branches:
+	 * which way a bank goes is as good as random). */
 	work = (writes ? q->work_wr : q->work_rd) & ~q->held_mask;
 	while (work != 0) {
+		cycle_t t, later;
+
 		b = (uint32_t)__builtin_ctzll(work);
 		work &= work - 1;
-		if (bound[b] > now) {
-			if (bound[b] < *next)
-				*next = bound[b];
-		} else {
-			due |= 1ull << b;
-		}
+		t = bound[b];
+		due |= (uint64_t)(t <= now) << b;
+		later = t > now ? t : CYCLE_NEVER;
+		soonest = later < soonest ? later : soonest;
 	}
+	if (soonest < *next)
+		*next = soonest;
 	work = due | q->held_mask;
 	while (work != 0) {
 		struct bankq *bq;
