@@ -67,8 +67,9 @@ struct dram_chan {
 	struct pchan *pcs;
 	cycle_t row_bus_free;      /* GDDR6: the one command bus */
 	cycle_t col_bus_free;      /* HBM only */
-	struct xrule *xr[DRAM_CMD_COUNT];
+	struct xrule *xr[DRAM_CMD_COUNT];  /* each sorted by scope: bank, bank group, pc */
 	uint32_t nxr[DRAM_CMD_COUNT];
+	uint32_t nxr_scope[DRAM_CMD_COUNT][DRAM_SCOPE_COUNT];
 	uint32_t *bank_bg;         /* flat bank index -> bank group */
 	dram_cmd_hook *hook;
 	void *hook_ctx;
@@ -118,6 +119,23 @@ static void expand_rules(struct dram_chan *c)
 			if (r->next == DRAM_CMD_WR)
 				add_xrule(c, prev, DRAM_CMD_WRA, r->scope, s->rule_lat[i]);
 		}
+	}
+	/* By scope, so that dram_issue raises each scope in its own loop (insertion sort: a
+	 * command has a few dozen rules at most; the order within a scope does not matter, every
+	 * raise is a maximum). */
+	for (p = 0; p < DRAM_CMD_COUNT; p++) {
+		struct xrule *x = c->xr[p];
+		uint32_t j;
+
+		for (i = 1; i < c->nxr[p]; i++) {
+			struct xrule t = x[i];
+
+			for (j = i; j > 0 && x[j - 1].scope > t.scope; j--)
+				x[j] = x[j - 1];
+			x[j] = t;
+		}
+		for (i = 0; i < c->nxr[p]; i++)
+			c->nxr_scope[p][x[i].scope]++;
 	}
 }
 
@@ -242,18 +260,17 @@ static cycle_t max_c(cycle_t a, cycle_t b)
 	return a > b ? a : b;
 }
 
-/* Whether the state of bank bk forbids cmd (not REFab; row: a column command's row). */
+#define CMD_BIT(c) (1u << DRAM_CMD_##c)
+/* Whether the state of bank bk forbids cmd (not REFab; row: a column command's row): ACT and
+ * REFpb need it closed, PRE open, column commands open at row. Without branches (the command
+ * asked about is as good as random). */
 static inline bool state_forbids(const struct bank *bk, enum dram_cmd cmd, uint32_t row)
 {
-	switch (cmd) {
-	case DRAM_CMD_ACT:
-	case DRAM_CMD_REFPB:
-		return bk->row != DRAM_ROW_NONE;
-	case DRAM_CMD_PRE:
-		return bk->row == DRAM_ROW_NONE;
-	default: /* column commands */
-		return bk->row != row || row == DRAM_ROW_NONE;
-	}
+	bool open = bk->row != DRAM_ROW_NONE, hit = open && bk->row == row;
+	bool need_closed = ((CMD_BIT(ACT) | CMD_BIT(REFPB)) >> cmd) & 1;
+	bool need_open = (CMD_BIT(PRE) >> cmd) & 1;
+
+	return need_closed ? open : need_open ? !open : !hit;
 }
 
 /* The earliest cycle of cmd (not REFab) to bank `bank` of bank group bg in pseudo-channel pcx
@@ -322,8 +339,7 @@ cycle_t dram_act_bank_bound(const struct dram_chan *c, const struct dram_addr *a
 
 static void raise(cycle_t *slot, cycle_t v)
 {
-	if (v > *slot)
-		*slot = v;
+	*slot = v > *slot ? v : *slot; /* no branch: which way it goes varies */
 }
 
 cycle_t dram_own_bound(const struct dram_chan *c, enum dram_cmd cmd, uint32_t pc, uint32_t bank,
@@ -366,36 +382,32 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 	const struct dram_spec *s = c->s;
 	struct pchan *pc = &c->pcs[a->pc];
 	struct bank *bk = cmd == DRAM_CMD_REFAB ? NULL : bank_of(c, a);
+	const struct xrule *x = c->xr[cmd];
+	const uint32_t *ns = c->nxr_scope[cmd];
+	const uint32_t end_bank = ns[DRAM_SCOPE_BANK], end_bg = end_bank + ns[DRAM_SCOPE_BG];
 	cycle_t done = now;
 	uint32_t i, b;
 
 	SIM_ASSERT(dram_earliest(c, cmd, a) <= now);
-	for (i = 0; i < c->nxr[cmd]; i++) {
-		const struct xrule *x = &c->xr[cmd][i];
-		cycle_t v = now + x->lat;
+	SIM_ASSERT(end_bg + ns[DRAM_SCOPE_PC] == c->nxr[cmd]);
+	/* the rules by scope (expand_rules sorted them) */
+	if (bk != NULL) {
+		cycle_t *bg_next = &pc->bg_next[a->bg * DRAM_CMD_COUNT];
 
-		switch (x->scope) {
-		case DRAM_SCOPE_BANK:
-			if (bk != NULL) {
-				raise(&bk->next[x->next], v);
-			} else { /* REFab binds every bank */
-				for (b = 0; b < s->banks; b++)
-					raise(&pc->banks[b].next[x->next], v);
-			}
-			break;
-		case DRAM_SCOPE_BG:
-			if (bk != NULL) {
-				raise(&pc->bg_next[a->bg * DRAM_CMD_COUNT + x->next], v);
-			} else {
-				for (b = 0; b < s->bank_groups; b++)
-					raise(&pc->bg_next[b * DRAM_CMD_COUNT + x->next], v);
-			}
-			break;
-		default:
-			raise(&pc->next[x->next], v);
-			break;
-		}
+		for (i = 0; i < end_bank; i++)
+			raise(&bk->next[x[i].next], now + x[i].lat);
+		for (; i < end_bg; i++)
+			raise(&bg_next[x[i].next], now + x[i].lat);
+	} else { /* REFab binds every bank and bank group */
+		for (i = 0; i < end_bank; i++)
+			for (b = 0; b < s->banks; b++)
+				raise(&pc->banks[b].next[x[i].next], now + x[i].lat);
+		for (; i < end_bg; i++)
+			for (b = 0; b < s->bank_groups; b++)
+				raise(&pc->bg_next[b * DRAM_CMD_COUNT + x[i].next], now + x[i].lat);
 	}
+	for (; i < c->nxr[cmd]; i++)
+		raise(&pc->next[x[i].next], now + x[i].lat);
 	switch (cmd) {
 	case DRAM_CMD_ACT:
 		bk->row = a->row;

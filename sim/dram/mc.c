@@ -1293,8 +1293,7 @@ static cycle_t bq_time(const struct mc *m, const struct bankq *bq, const struct 
 	cycle_t t = max_cycle(bq->own, db->pc_next[cmd]);
 
 	t = max_cycle(t, db->bg_next[bq->bg_idx]);
-	if (cmd == DRAM_CMD_ACT)
-		t = max_cycle(t, *db->act_window);
+	t = max_cycle(t, cmd == DRAM_CMD_ACT ? *db->act_window : 0);
 	t = max_cycle(t, dram_cmd_is_row(cmd) ? *db->row_bus : *db->col_bus);
 #ifdef SIM_DEBUG
 	SIM_ASSERT(t == cand_earliest(m, &bq->cand));

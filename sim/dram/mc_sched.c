@@ -20,34 +20,42 @@ static bool is_column(enum dram_cmd c)
 	return !dram_cmd_is_row(c);
 }
 
+/*
+ * Both picks take the smallest key among the ready candidates, the first of equal keys: the
+ * request's age (seq, below 2^63), under frfcfs with row commands ranked after every column
+ * command by the top bit. Without branches: which candidate wins is as good as random, and a
+ * mispredicted branch costs more than the few instructions of a conditional move.
+ */
+#define KEY_ROW (UINT64_C(1) << 63)
+
 static int pick_frfcfs(const struct mc_cand *c, size_t n, cycle_t now)
 {
+	uint64_t best_key = UINT64_MAX;
 	int best = -1;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (c[i].earliest > now)
-			continue;
-		if (best < 0) {
-			best = (int)i;
-			continue;
-		}
-		bool hi = is_column(c[i].cmd), hb = is_column(c[best].cmd);
+		uint64_t key = c[i].seq | (is_column(c[i].cmd) ? 0 : KEY_ROW);
+		bool take = c[i].earliest <= now && key < best_key;
 
-		if (hi != hb ? hi : c[i].seq < c[best].seq)
-			best = (int)i;
+		best_key = take ? key : best_key;
+		best = take ? (int)i : best;
 	}
 	return best;
 }
 
 static int pick_fcfs(const struct mc_cand *c, size_t n, cycle_t now)
 {
+	uint64_t best_key = UINT64_MAX;
 	int best = -1;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (c[i].earliest <= now && (best < 0 || c[i].seq < c[best].seq))
-			best = (int)i;
+	for (i = 0; i < n; i++) {
+		bool take = c[i].earliest <= now && c[i].seq < best_key;
+
+		best_key = take ? c[i].seq : best_key;
+		best = take ? (int)i : best;
+	}
 	return best;
 }
 
