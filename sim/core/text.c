@@ -96,6 +96,19 @@ const unsigned char text_char_class[256] = {
 #undef H_
 #undef D_
 
+#define N_ TEXT_NOT_DIGIT
+#define ROW16_N N_, N_, N_, N_, N_, N_, N_, N_, N_, N_, N_, N_, N_, N_, N_, N_
+const unsigned char text_digit_value[256] = {
+	ROW16_N, ROW16_N, ROW16_N,                                      /* 0x00 - 0x2f */
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, N_, N_, N_, N_, N_, N_,         /* '0' - '?' */
+	N_, 10, 11, 12, 13, 14, 15, N_, N_, N_, N_, N_, N_, N_, N_, N_, /* '@' - 'O' */
+	ROW16_N,                                                        /* 'P' - '_' */
+	N_, 10, 11, 12, 13, 14, 15, N_, N_, N_, N_, N_, N_, N_, N_, N_, /* '`' - 'o' */
+	ROW16_N, ROW16_N, ROW16_N, ROW16_N, ROW16_N, ROW16_N, ROW16_N, ROW16_N, ROW16_N,
+};
+#undef ROW16_N
+#undef N_
+
 size_t text_find_binary(const char *buf, size_t len)
 {
 	size_t i;

@@ -44,14 +44,18 @@ static inline bool text_is_blank(char c)
 /* Line (1-based) and column (1-based) of offset off in buf. */
 void text_line_col(const char *buf, size_t off, unsigned *line, unsigned *col);
 
+/* The value of each byte as a hexadecimal digit (either case), TEXT_NOT_DIGIT if it is none: one
+ * load, where telling decimal from letter digits would be a branch that random addresses
+ * mispredict. */
+#define TEXT_NOT_DIGIT 0xff
+extern const unsigned char text_digit_value[256];
+
 /* The value of hexadecimal digit c (either case), or -1. */
 static inline int text_hex_digit(char c)
 {
-	unsigned char u = (unsigned char)c, k = text_char_class[u];
+	unsigned v = text_digit_value[(unsigned char)c];
 
-	if (!(k & TEXT_HEX))
-		return -1;
-	return (k & TEXT_DEC) ? u - '0' : (u | 0x20) - 'a' + 10;
+	return v == TEXT_NOT_DIGIT ? -1 : (int)v;
 }
 
 /* The digits s[0 .. len) in base (2 .. 16) as a number into *v: TEXT_NUM_BAD when there is none
@@ -68,9 +72,9 @@ static inline enum text_num text_digits(const char *s, size_t len, unsigned base
 	if (len == 0)
 		return TEXT_NUM_BAD;
 	for (i = 0; i < len; i++) {
-		int d = text_hex_digit(s[i]);
+		unsigned d = text_digit_value[(unsigned char)s[i]];
 
-		if (d < 0 || (unsigned)d >= base)
+		if (d >= base) /* TEXT_NOT_DIGIT is >= every base */
 			return TEXT_NUM_BAD;
 		over |= __builtin_mul_overflow(x, (uint64_t)base, &x);
 		over |= __builtin_add_overflow(x, (uint64_t)d, &x);

@@ -266,11 +266,11 @@ static cycle_t max_c(cycle_t a, cycle_t b)
  * asked about is as good as random). */
 static inline bool state_forbids(const struct bank *bk, enum dram_cmd cmd, uint32_t row)
 {
-	bool open = bk->row != DRAM_ROW_NONE, hit = open && bk->row == row;
-	bool need_closed = ((CMD_BIT(ACT) | CMD_BIT(REFPB)) >> cmd) & 1;
-	bool need_open = (CMD_BIT(PRE) >> cmd) & 1;
+	unsigned open = bk->row != DRAM_ROW_NONE, hit = open & (bk->row == row);
+	unsigned need_closed = ((CMD_BIT(ACT) | CMD_BIT(REFPB)) >> cmd) & 1;
+	unsigned need_open = (CMD_BIT(PRE) >> cmd) & 1;
 
-	return need_closed ? open : need_open ? !open : !hit;
+	return (need_closed & open) | (need_open & !open) | (!need_closed & !need_open & !hit);
 }
 
 /* The earliest cycle of cmd (not REFab) to bank `bank` of bank group bg in pseudo-channel pcx
@@ -287,8 +287,7 @@ static inline cycle_t bank_earliest(const struct dram_chan *c, enum dram_cmd cmd
 		return CYCLE_NEVER;
 	t = max_c(bk->next[cmd], pc->next[cmd]);
 	t = max_c(t, pc->bg_next[bg * DRAM_CMD_COUNT + cmd]);
-	if (cmd == DRAM_CMD_ACT)
-		t = max_c(t, pc->act_win);
+	t = max_c(t, pc->act_win & -(cycle_t)(cmd == DRAM_CMD_ACT)); /* ACT only, no branch */
 	return max_c(t, dram_bus_free(c, cmd));
 }
 

@@ -181,7 +181,9 @@ struct bankq {
 	 * times it exactly from own and the device's shared bounds (bq_time), without asking. */
 	struct mc_cand cand;
 	cycle_t own;
-	uint32_t bg_idx;      /* bank group * DRAM_CMD_COUNT + cand.cmd */
+	/* the device's shared bounds of cand.cmd, read in place: the pseudo-channel's, the bank
+	 * group's, the activate windows' (not an ACT: a 0), the command bus's */
+	const cycle_t *shared[4];
 	bool lb_valid;
 	bool lb_writes;       /* the direction it was computed for */
 };
@@ -1259,6 +1261,9 @@ static bool needs_prepare(const struct mc *m, const struct mc_cand *c)
 	       !((const struct ent *)c->entry)->prepared;
 }
 
+/* What a bound that does not apply reads (bankq.shared). */
+static const cycle_t zero_cycle = 0;
+
 /* Keeps the candidate just found for bank b (m->cands[i], for direction writes) as the bank's
  * cached one, with its own bound and the index of its shared bound. */
 static void bq_keep(struct mc *m, struct pcq *q, uint32_t b, bool writes, size_t i)
@@ -1274,7 +1279,10 @@ static void bq_keep(struct mc *m, struct pcq *q, uint32_t b, bool writes, size_t
 	if (e != NULL && !dram_cmd_is_row(bq->cand.cmd) && e->pre_ops == 0 && e->not_before > own)
 		own = e->not_before;
 	bq->own = own;
-	bq->bg_idx = b / m->s->banks_per_group * DRAM_CMD_COUNT + bq->cand.cmd;
+	bq->shared[0] = &q->db.pc_next[bq->cand.cmd];
+	bq->shared[1] = &q->db.bg_next[b / m->s->banks_per_group * DRAM_CMD_COUNT + bq->cand.cmd];
+	bq->shared[2] = bq->cand.cmd == DRAM_CMD_ACT ? q->db.act_window : &zero_cycle;
+	bq->shared[3] = dram_cmd_is_row(bq->cand.cmd) ? q->db.row_bus : q->db.col_bus;
 	bq->lb_valid = true;
 	bq->lb_writes = writes;
 	bq_set(q, b, writes, bq->cand.earliest);
@@ -1285,16 +1293,15 @@ static cycle_t max_cycle(cycle_t a, cycle_t b)
 	return a > b ? a : b;
 }
 
-/* The exact earliest cycle of a cached candidate: its own bound and the device's shared bounds
- * (db: its pseudo-channel's). The same answer as cand_earliest. */
-static cycle_t bq_time(const struct mc *m, const struct bankq *bq, const struct dram_bounds *db)
+/* The exact earliest cycle of a cached candidate: its own bound and the device's shared bounds.
+ * The same answer as cand_earliest, without a branch. */
+static cycle_t bq_time(const struct mc *m, const struct bankq *bq)
 {
-	enum dram_cmd cmd = bq->cand.cmd;
-	cycle_t t = max_cycle(bq->own, db->pc_next[cmd]);
+	cycle_t t = max_cycle(bq->own, *bq->shared[0]);
 
-	t = max_cycle(t, db->bg_next[bq->bg_idx]);
-	t = max_cycle(t, cmd == DRAM_CMD_ACT ? *db->act_window : 0);
-	t = max_cycle(t, dram_cmd_is_row(cmd) ? *db->row_bus : *db->col_bus);
+	t = max_cycle(t, *bq->shared[1]);
+	t = max_cycle(t, *bq->shared[2]);
+	t = max_cycle(t, *bq->shared[3]);
 #ifdef SIM_DEBUG
 	SIM_ASSERT(t == cand_earliest(m, &bq->cand));
 #else
@@ -1360,7 +1367,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 		bq = &q->banks[b];
 		held = (q->held_mask >> b) & 1;
 		if (!held && bq->lb_valid && bq->lb_writes == writes) {
-			cycle_t t = bq_time(m, bq, &q->db);
+			cycle_t t = bq_time(m, bq);
 
 			/* bq_set, but bound[!writes][b] is 0 already */
 			bq->cand.earliest = t;
