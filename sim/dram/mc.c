@@ -172,11 +172,16 @@ struct fifo {
 	uint32_t n;
 };
 
+/* bankq.lb_dir: no cached candidate, or one for reads or for writes (one compare tells whether
+ * it serves the direction of a pass). */
+#define LB_NONE 0
+#define LB_DIR(writes) ((writes) ? 2 : 1)
+
 struct bankq {
 	struct fifo rd, wr;
 	uint32_t hits;        /* column commands since the last ACT */
 	/* The bank's candidate from the last pass. It stays the right one until the bank's own
-	 * queue or state changes (then lb_valid is cleared), and so does its own bound (the
+	 * queue or state changes (then lb_dir is cleared), and so does its own bound (the
 	 * device's, and for an access's own column command the old data it waits for): a pass
 	 * times it exactly from own and the device's shared bounds (bq_time), without asking. */
 	struct mc_cand cand;
@@ -184,8 +189,7 @@ struct bankq {
 	/* the device's shared bounds of cand.cmd, read in place: the pseudo-channel's, the bank
 	 * group's, the activate windows' (not an ACT: a 0), the command bus's */
 	const cycle_t *shared[4];
-	bool lb_valid;
-	bool lb_writes;       /* the direction it was computed for */
+	uint8_t lb_dir;       /* LB_NONE, or the direction it was computed for: LB_DIR(writes) */
 };
 
 struct pcq {
@@ -523,7 +527,7 @@ static struct ent *ent_alloc(struct mc *m)
 /* The bank's cached candidate is gone (its queue or state changed). */
 static void bq_clear(struct pcq *q, uint32_t bank)
 {
-	q->banks[bank].lb_valid = false;
+	q->banks[bank].lb_dir = LB_NONE;
 	q->bound[0][bank] = q->bound[1][bank] = 0;
 }
 
@@ -1283,8 +1287,7 @@ static void bq_keep(struct mc *m, struct pcq *q, uint32_t b, bool writes, size_t
 	bq->shared[1] = &q->db.bg_next[b / m->s->banks_per_group * DRAM_CMD_COUNT + bq->cand.cmd];
 	bq->shared[2] = bq->cand.cmd == DRAM_CMD_ACT ? q->db.act_window : &zero_cycle;
 	bq->shared[3] = dram_cmd_is_row(bq->cand.cmd) ? q->db.row_bus : q->db.col_bus;
-	bq->lb_valid = true;
-	bq->lb_writes = writes;
+	bq->lb_dir = LB_DIR(writes);
 	bq_set(q, b, writes, bq->cand.earliest);
 }
 
@@ -1366,7 +1369,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 		work &= work - 1;
 		bq = &q->banks[b];
 		held = (q->held_mask >> b) & 1;
-		if (!held && bq->lb_valid && bq->lb_writes == writes) {
+		if (bq->lb_dir == LB_DIR(writes) && !held) {
 			cycle_t t = bq_time(m, bq);
 
 			/* bq_set, but bound[!writes][b] is 0 already */
@@ -1689,7 +1692,7 @@ void mc_check(const struct mc *m)
 				const struct bankq *bq = &m->pcs[pc].banks[b];
 
 				SIM_ASSERT(m->pcs[pc].bound[i][b] ==
-					   (bq->lb_valid && bq->lb_writes == (i == 1) ? bq->cand.earliest
+					   (bq->lb_dir == LB_DIR(i == 1) ? bq->cand.earliest
 										 : 0));
 			}
 		}
