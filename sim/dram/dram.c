@@ -261,16 +261,23 @@ static cycle_t max_c(cycle_t a, cycle_t b)
 }
 
 #define CMD_BIT(c) (1u << DRAM_CMD_##c)
+/* The commands (not REFab) a bank allows: [0] closed, [1] open at another row than asked,
+ * [2] open at the row asked. */
+static const uint32_t allowed_in_state[3] = {
+	CMD_BIT(ACT) | CMD_BIT(REFPB),
+	CMD_BIT(PRE),
+	CMD_BIT(PRE) | CMD_BIT(RD) | CMD_BIT(WR) | CMD_BIT(RDA) | CMD_BIT(WRA),
+};
+
 /* Whether the state of bank bk forbids cmd (not REFab; row: a column command's row): ACT and
- * REFpb need it closed, PRE open, column commands open at row. Without branches (the command
- * asked about is as good as random). */
+ * REFpb need it closed, PRE open, column commands open at row. A table lookup, not a branch (the
+ * command asked about is as good as random). */
 static inline bool state_forbids(const struct bank *bk, enum dram_cmd cmd, uint32_t row)
 {
-	unsigned open = bk->row != DRAM_ROW_NONE, hit = open & (bk->row == row);
-	unsigned need_closed = ((CMD_BIT(ACT) | CMD_BIT(REFPB)) >> cmd) & 1;
-	unsigned need_open = (CMD_BIT(PRE) >> cmd) & 1;
+	unsigned open = bk->row != DRAM_ROW_NONE;
+	unsigned hit = (bk->row == row) & (row != DRAM_ROW_NONE);
 
-	return (need_closed & open) | (need_open & !open) | (!need_closed & !need_open & !hit);
+	return !((allowed_in_state[open + hit] >> cmd) & 1);
 }
 
 /* The earliest cycle of cmd (not REFab) to bank `bank` of bank group bg in pseudo-channel pcx

@@ -286,7 +286,9 @@ struct mc {
 	struct ecc_line *ecc;
 	uint64_t ecc_clock;
 	struct mc_cand *cands;
+	cycle_t *cand_own;                  /* [i]: cands[i]'s own bound (add_cand) */
 	size_t ncands_max;
+	uint8_t *bank_bg;                   /* flat bank index -> bank group */
 	struct mc_waterfall wf;
 	struct mc_stats st;
 };
@@ -418,6 +420,10 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 		m->ecc = xcalloc(p->ecc_cache_entries, sizeof *m->ecc);
 	m->ncands_max = (size_t)s->pcs * (s->banks + 1);
 	m->cands = xcalloc(m->ncands_max, sizeof *m->cands);
+	m->cand_own = xcalloc(m->ncands_max, sizeof *m->cand_own);
+	m->bank_bg = xcalloc(s->banks, sizeof *m->bank_bg);
+	for (i = 0; i < s->banks; i++)
+		m->bank_bg[i] = (uint8_t)(i / s->banks_per_group);
 	if (st != NULL) {
 		register_stats(m, st, prefix);
 		dram_chan_register_stats(m->dram, st, prefix);
@@ -445,6 +451,8 @@ void mc_destroy(struct mc *m)
 	free(m->chunks);
 	free(m->ecc);
 	free(m->cands);
+	free(m->cand_own);
+	free(m->bank_bg);
 	for (i = 0; i < 2; i++) {
 		free(m->waiters[i].ring);
 		free(m->waiters[i].state);
@@ -1040,10 +1048,56 @@ static cycle_t cand_earliest(const struct mc *m, const struct mc_cand *c)
 	return t;
 }
 
+static cycle_t max_cycle(cycle_t a, cycle_t b)
+{
+	return a > b ? a : b;
+}
+
+/* What a shared bound that does not apply reads (bankq.shared). */
+static const cycle_t zero_cycle = 0;
+
+/* Where the device's shared bounds of command cmd to bank b of pseudo-channel q are (see
+ * dram_bounds): the pseudo-channel's, the bank group's, the activate windows' (not an ACT: a 0),
+ * the command bus's. */
+static void cand_shared(const struct mc *m, const struct pcq *q, enum dram_cmd cmd, uint32_t b,
+			const cycle_t *shared[4])
+{
+	shared[0] = &q->db.pc_next[cmd];
+	shared[1] = &q->db.bg_next[m->bank_bg[b] * DRAM_CMD_COUNT + cmd];
+	shared[2] = cmd == DRAM_CMD_ACT ? q->db.act_window : &zero_cycle;
+	shared[3] = dram_cmd_is_row(cmd) ? q->db.row_bus : q->db.col_bus;
+}
+
+/* The earliest cycle of a command from its own bound and its shared bounds: cand_earliest's
+ * answer (not for REFab), without asking the device. */
+static cycle_t time_parts(cycle_t own, const cycle_t *const shared[4])
+{
+	cycle_t t = max_cycle(own, *shared[0]);
+
+	t = max_cycle(t, *shared[1]);
+	t = max_cycle(t, *shared[2]);
+	return max_cycle(t, *shared[3]);
+}
+
+/* Candidate c's own bound (not REFab): the device's, and for an access's own column command
+ * the old data it waits for (as cand_earliest). */
+static cycle_t cand_own(const struct mc *m, const struct mc_cand *c)
+{
+	const struct ent *e = c->entry;
+	cycle_t own = dram_own_bound(m->dram, c->cmd, c->pc, c->bank, e != NULL ? e->a.da.row : 0);
+
+	if (e != NULL && !dram_cmd_is_row(c->cmd) && e->pre_ops == 0 && e->not_before > own)
+		own = e->not_before;
+	return own;
+}
+
+/* Appends a candidate, timed; but for refresh its own bound goes to m->cand_own (bq_keep keeps
+ * it). */
 static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, uint32_t pc,
 		     uint32_t bank)
 {
-	struct mc_cand *c = &m->cands[(*n)++];
+	size_t i = (*n)++;
+	struct mc_cand *c = &m->cands[i];
 
 	SIM_ASSERT(*n <= m->ncands_max);
 	c->seq = e != NULL ? e->seq : 0;
@@ -1051,7 +1105,19 @@ static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, 
 	c->pc = pc;
 	c->bank = bank;
 	c->entry = e;
-	c->earliest = cand_earliest(m, c);
+	if (cmd == DRAM_CMD_REFAB || cmd == DRAM_CMD_REFPB) {
+		/* a held bank's: never kept, so its parts are not needed */
+		c->earliest = cand_earliest(m, c);
+	} else {
+		const cycle_t *shared[4];
+
+		m->cand_own[i] = cand_own(m, c);
+		cand_shared(m, &m->pcs[pc], cmd, bank, shared);
+		c->earliest = time_parts(m->cand_own[i], shared);
+#ifdef SIM_DEBUG
+		SIM_ASSERT(c->earliest == cand_earliest(m, c));
+#endif
+	}
 }
 
 /* The oldest entry of the fifo that hits row, or NULL. */
@@ -1265,46 +1331,26 @@ static bool needs_prepare(const struct mc *m, const struct mc_cand *c)
 	       !((const struct ent *)c->entry)->prepared;
 }
 
-/* What a bound that does not apply reads (bankq.shared). */
-static const cycle_t zero_cycle = 0;
-
 /* Keeps the candidate just found for bank b (m->cands[i], for direction writes) as the bank's
  * cached one, with its own bound and the index of its shared bound. */
 static void bq_keep(struct mc *m, struct pcq *q, uint32_t b, bool writes, size_t i)
 {
 	struct bankq *bq = &q->banks[b];
-	const struct ent *e;
-	cycle_t own;
 
+	SIM_ASSERT(m->cands[i].cmd != DRAM_CMD_REFAB && m->cands[i].cmd != DRAM_CMD_REFPB);
 	bq->cand = m->cands[i];
-	e = bq->cand.entry;
-	own = dram_own_bound(m->dram, bq->cand.cmd, bq->cand.pc, b, e != NULL ? e->a.da.row : 0);
-	/* as cand_earliest: an access's own column command waits for the old data */
-	if (e != NULL && !dram_cmd_is_row(bq->cand.cmd) && e->pre_ops == 0 && e->not_before > own)
-		own = e->not_before;
-	bq->own = own;
-	bq->shared[0] = &q->db.pc_next[bq->cand.cmd];
-	bq->shared[1] = &q->db.bg_next[b / m->s->banks_per_group * DRAM_CMD_COUNT + bq->cand.cmd];
-	bq->shared[2] = bq->cand.cmd == DRAM_CMD_ACT ? q->db.act_window : &zero_cycle;
-	bq->shared[3] = dram_cmd_is_row(bq->cand.cmd) ? q->db.row_bus : q->db.col_bus;
+	bq->own = m->cand_own[i];
+	cand_shared(m, q, bq->cand.cmd, b, bq->shared);
 	bq->lb_dir = LB_DIR(writes);
 	bq_set(q, b, writes, bq->cand.earliest);
-}
-
-static cycle_t max_cycle(cycle_t a, cycle_t b)
-{
-	return a > b ? a : b;
 }
 
 /* The exact earliest cycle of a cached candidate: its own bound and the device's shared bounds.
  * The same answer as cand_earliest, without a branch. */
 static cycle_t bq_time(const struct mc *m, const struct bankq *bq)
 {
-	cycle_t t = max_cycle(bq->own, *bq->shared[0]);
+	cycle_t t = time_parts(bq->own, bq->shared);
 
-	t = max_cycle(t, *bq->shared[1]);
-	t = max_cycle(t, *bq->shared[2]);
-	t = max_cycle(t, *bq->shared[3]);
 #ifdef SIM_DEBUG
 	SIM_ASSERT(t == cand_earliest(m, &bq->cand));
 #else
