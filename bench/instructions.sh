@@ -1,15 +1,18 @@
 #!/bin/sh
-# instructions.sh - the callgrind table of doc/performance.md: instructions executed (the whole
-# process, start-up included) by two gmsim binaries on the same small runs, and their ratio. On
-# a shared, noisy machine CPU seconds move by up to 25% between minutes; instruction counts do
-# not (they undercount divisions and cache misses, so they complement bench/speed.py's CPU
-# seconds, they do not replace them). A benchmark: it prints figures and checks nothing.
+# instructions.sh - the instruction table of doc/performance.md: instructions executed (the whole
+# process, start-up included) by two gmsim binaries on the same small runs, their ratio, and the
+# conditional branches cachegrind's branch simulation mispredicts (a simple predictor's count,
+# not the CPU's, but it moves the same way: on the DRAM rows a misprediction costs more time
+# than a dozen instructions). On a shared, noisy machine CPU seconds move by up to 25% between
+# minutes; these counts do not (they undercount divisions and cache misses, so they complement
+# bench/speed.py's CPU seconds, they do not replace them). A benchmark: it prints figures and
+# checks nothing.
 #   usage: bench/instructions.sh OLD_GMSIM NEW_GMSIM   (from the source folder; needs valgrind)
 # The runs: an A100-class copy of 512 Ki floats, naive transpose n = 256 and a 10 k-load chase;
 # the same copy on the shipped A100-40GB config (whose L1s, as every shipped GPU's, have 4 sets of
 # 128-352 ways); the V100 naive transpose as an Accel-Sim trace (n = 256); 100 k sequential and random 64 B
 # reads on the 16-channel GDDR6 test config and the random ones on the 40-channel HBM2e one.
-# Both binaries run at once (two processes: callgrind is about 50x slower than a plain run).
+# Both binaries run at once (two processes: cachegrind is about 50x slower than a plain run).
 set -u
 [ $# -eq 2 ] || { echo "usage: bench/instructions.sh OLD_GMSIM NEW_GMSIM" >&2; exit 2; }
 [ -f configs/default.cfg ] || { echo "instructions.sh: run it from the source folder" >&2; exit 2; }
@@ -24,16 +27,18 @@ awk -v n=100000 'BEGIN { srand(1); for (i = 0; i < n; i++) {
 	slot = int(rand() * 65536) * 1024 + int(rand() * 1024);
 	printf "0x%x READ %d\n", slot * 64, 0 } }' >"$T/rand"
 
-# count GMSIM OUT: one line "name instructions" per run into OUT.
+# count GMSIM OUT: one line "name instructions mispredictions" per run into OUT.
 count() {
 	g=$1 out=$2
 	: >"$out"
 	one() {
 		name=$1
 		shift
-		valgrind --tool=callgrind --callgrind-out-file="$out.$name.cg" "$g" "$@" \
+		valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes \
+			--cachegrind-out-file="$out.$name.cg" "$g" "$@" \
 			>/dev/null 2>&1 || { echo "$name failed" >&2; return; }
-		echo "$name $(awk '/^(summary|totals):/ { print $2; exit }' "$out.$name.cg")" >>"$out"
+		# events: Ir Bc Bcm Bi Bim
+		echo "$name $(awk '/^summary:/ { print $2, $4; exit }' "$out.$name.cg")" >>"$out"
 	}
 	one "copy n = 512 Ki (A100-class)" run -q -c configs/a100-class.cfg \
 		-w workloads/stream_copy.wl -p n=524288
@@ -54,13 +59,15 @@ count() {
 count "$1" "$work/old" &
 count "$2" "$work/new"
 wait
-echo "| run | base | now | base / now |"
-echo "|---|---|---|---|"
-# the name is every field but the last
+echo "| run | base | now | base / now | mispredicted, base | now | base / now |"
+echo "|---|---|---|---|---|---|---|"
+# the name is every field but the last two
 awk 'function m(x,   s) { s = sprintf("%.0f", x / 1e6)
 		while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s)
 		return s " M" }
-     NR == FNR { n = $NF; $NF = ""; old[$0] = n; next }
-     { n = $NF; $NF = ""; if ($0 in old)
-	printf "| %s | %s | %s | %.2f |\n", substr($0, 1, length($0) - 1), m(old[$0]), m(n),
-		old[$0] / n }' "$work/old" "$work/new"
+     function name(   i, s) { s = $1; for (i = 2; i <= NF - 2; i++) s = s " " $i; return s }
+     NR == FNR { old[name()] = $(NF - 1); oldb[name()] = $NF; next }
+     name() in old {
+	k = name()
+	printf "| %s | %s | %s | %.2f | %.2f M | %.2f M | %.2f |\n", k, m(old[k]), m($(NF - 1)),
+		old[k] / $(NF - 1), oldb[k] / 1e6, $NF / 1e6, oldb[k] / $NF }' "$work/old" "$work/new"
