@@ -1062,10 +1062,14 @@ static const cycle_t zero_cycle = 0;
 static void cand_shared(const struct mc *m, const struct pcq *q, enum dram_cmd cmd, uint32_t b,
 			const cycle_t *shared[4])
 {
+	/* by index, not by branch: the command is as good as random */
+	const cycle_t *window[2] = { &zero_cycle, q->db.act_window };
+	const cycle_t *bus[2] = { q->db.col_bus, q->db.row_bus };
+
 	shared[0] = &q->db.pc_next[cmd];
 	shared[1] = &q->db.bg_next[m->bank_bg[b] * DRAM_CMD_COUNT + cmd];
-	shared[2] = cmd == DRAM_CMD_ACT ? q->db.act_window : &zero_cycle;
-	shared[3] = dram_cmd_is_row(cmd) ? q->db.row_bus : q->db.col_bus;
+	shared[2] = window[cmd == DRAM_CMD_ACT];
+	shared[3] = bus[dram_cmd_is_row(cmd)];
 }
 
 /* The earliest cycle of a command from its own bound and its shared bounds: cand_earliest's
@@ -1084,11 +1088,13 @@ static cycle_t time_parts(cycle_t own, const cycle_t *const shared[4])
 static cycle_t cand_own(const struct mc *m, const struct mc_cand *c)
 {
 	const struct ent *e = c->entry;
-	cycle_t own = dram_own_bound(m->dram, c->cmd, c->pc, c->bank, e != NULL ? e->a.da.row : 0);
+	cycle_t own;
 
-	if (e != NULL && !dram_cmd_is_row(c->cmd) && e->pre_ops == 0 && e->not_before > own)
-		own = e->not_before;
-	return own;
+	if (e == NULL)
+		return dram_own_bound(m->dram, c->cmd, c->pc, c->bank, 0);
+	own = dram_own_bound(m->dram, c->cmd, c->pc, c->bank, e->a.da.row);
+	/* without a branch: the command is as good as random */
+	return max_cycle(own, (!dram_cmd_is_row(c->cmd) & (e->pre_ops == 0)) ? e->not_before : 0);
 }
 
 /* Appends a candidate, timed; but for refresh its own bound goes to m->cand_own (bq_keep keeps
