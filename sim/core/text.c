@@ -90,6 +90,7 @@ const unsigned char text_char_class[256] = {
 	['7'] = D_, ['8'] = D_, ['9'] = D_,
 	['a'] = H_, ['b'] = H_, ['c'] = H_, ['d'] = H_, ['e'] = H_, ['f'] = H_,
 	['A'] = H_, ['B'] = H_, ['C'] = H_, ['D'] = H_, ['E'] = H_, ['F'] = H_,
+	['#'] = TEXT_COMMENT,
 	[0x7f] = B_,
 };
 #undef B_

@@ -32,7 +32,7 @@ uint64_t text_hash(uint64_t h, const void *data, size_t n);
 size_t text_find_binary(const char *buf, size_t len);
 
 /* Character classes, by table (the trace readers ask per character of millions of lines). */
-enum { TEXT_BLANK = 1, TEXT_HEX = 2, TEXT_DEC = 4, TEXT_BINARY = 8 };
+enum { TEXT_BLANK = 1, TEXT_HEX = 2, TEXT_DEC = 4, TEXT_BINARY = 8, TEXT_COMMENT = 16 /* '#' */ };
 extern const unsigned char text_char_class[256];
 
 /* True for the blanks isspace() knows in the C locale: space, \t, \n, \v, \f, \r. */

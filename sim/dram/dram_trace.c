@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -141,20 +140,23 @@ struct tok {
 };
 
 /* Splits line at blanks, stopping at '#' if hash_comments. Returns the number of tokens (which
- * may exceed max; only max are stored). */
+ * may exceed max; only max are stored). The line is one read_line let through: its only byte
+ * of class TEXT_BINARY is the terminating NUL, so one class test per character finds a token's
+ * end (a blank, the NUL, or a comment's '#'). */
 static size_t tokenize(const char *line, bool hash_comments, struct tok *toks, size_t max)
 {
+	const unsigned stop = TEXT_BINARY | (hash_comments ? TEXT_COMMENT : 0);
 	const char *p = line;
 	size_t n = 0;
 
 	for (;;) {
 		while (text_is_blank(*p))
 			p++;
-		if (*p == '\0' || (hash_comments && *p == '#'))
+		if (text_char_class[(unsigned char)*p] & stop)
 			return n;
 		if (n < max)
 			toks[n].s = p;
-		while (*p != '\0' && !text_is_blank(*p) && !(hash_comments && *p == '#'))
+		while (!(text_char_class[(unsigned char)*p] & (stop | TEXT_BLANK)))
 			p++;
 		if (n < max)
 			toks[n].len = (size_t)(p - toks[n].s);
@@ -167,9 +169,18 @@ static bool tok_is(const struct tok *t, const char *word)
 	return t->len == strlen(word) && strncmp(t->s, word, t->len) == 0;
 }
 
+/* word: upper-case letters only (then clearing bit 5 of a byte matches it in either case and
+ * nothing else). */
 static bool tok_is_nocase(const struct tok *t, const char *word)
 {
-	return t->len == strlen(word) && strncasecmp(t->s, word, t->len) == 0;
+	size_t i;
+
+	if (t->len != strlen(word))
+		return false;
+	for (i = 0; i < t->len; i++)
+		if (((unsigned char)t->s[i] & ~0x20u) != (unsigned char)word[i])
+			return false;
+	return true;
 }
 
 static bool has_hex_prefix(const struct tok *t)
