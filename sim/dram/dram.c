@@ -19,7 +19,7 @@
  *   - a pseudo-channel's open-bank count equals the number of its banks with a row open;
  *   - the tFAW ring holds the last four ACT cycles of the pseudo-channel, oldest at ring[idx];
  *     the t32AW ring the last 32;
- *   - every shared bound equals the maximum it stands for.
+ *   - act_win is what the two rings allow an ACT (act_window).
  *
  * Not modelled: data-bus ownership as its own resource (the turnaround and tCCD rules keep bursts
  * apart; the rule checker in dram_check.c verifies they never overlap), command-bus parity and

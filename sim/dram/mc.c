@@ -21,7 +21,7 @@
  *      bank; PRE on a conflict or when the row-hit cap is reached) and
  *      the cycle dram_earliest allows it; the policy (mc_sched.c) picks among the ready ones, once
  *      for each command bus. A bank's candidate is kept between passes with its own bound
- *      (dram_own_bound: it moves only with commands to the bank, which clear the candidate); a
+ *      (dram_own_bound: it moves only with commands to the bank, and REFab, which clear it); a
  *      pass skips the bank while the cycle last computed for it is in the future (commands only
  *      raise bounds, so that cycle is a lower bound) and then times it exactly from its own bound
  *      and the device's shared bounds, read in place (dram_bounds), without asking the device;
@@ -1097,8 +1097,8 @@ static cycle_t cand_own(const struct mc *m, const struct mc_cand *c)
 	return max_cycle(own, (!dram_cmd_is_row(c->cmd) & (e->pre_ops == 0)) ? e->not_before : 0);
 }
 
-/* Appends a candidate, timed; but for refresh its own bound goes to m->cand_own (bq_keep keeps
- * it). */
+/* Appends a candidate, timed. Its own bound goes to m->cand_own[i] for bq_keep (not a refresh
+ * candidate's: a held bank's candidate is never kept). */
 static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, uint32_t pc,
 		     uint32_t bank)
 {
@@ -1338,7 +1338,7 @@ static bool needs_prepare(const struct mc *m, const struct mc_cand *c)
 }
 
 /* Keeps the candidate just found for bank b (m->cands[i], for direction writes) as the bank's
- * cached one, with its own bound and the index of its shared bound. */
+ * cached one, with its own bound (add_cand's) and where its shared bounds are. */
 static void bq_keep(struct mc *m, struct pcq *q, uint32_t b, bool writes, size_t i)
 {
 	struct bankq *bq = &q->banks[b];
