@@ -366,6 +366,7 @@ void dram_bounds(const struct dram_chan *c, uint32_t pc, struct dram_bounds *b)
 	b->act_window = &c->pcs[pc].act_win;
 	b->row_bus = &c->row_bus_free;
 	b->col_bus = c->s->separate_row_bus ? &c->col_bus_free : &c->row_bus_free;
+	b->bank_bg = c->bank_bg;
 }
 
 /* The implied precharge of RDA/WRA: not before tRAS after the ACT. Its tRP then bounds ACT and

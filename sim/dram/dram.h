@@ -110,7 +110,7 @@ cycle_t dram_bus_free(const struct dram_chan *c, enum dram_cmd cmd);
  * The parts of dram_earliest_bank, for a scheduler that times many waiting commands on every
  * pass without asking: dram_earliest_bank(cmd, pc, bank, row) is CYCLE_NEVER when
  * dram_own_bound(cmd, pc, bank, row) is, else the maximum of that own bound, pc_next[cmd],
- * bg_next[bg * DRAM_CMD_COUNT + cmd] (bg: the bank's group), for ACT *act_window, and the bus
+ * bg_next[bg * DRAM_CMD_COUNT + cmd] (bg = bank_bg[bank]), for ACT *act_window, and the bus
  * (*row_bus for row commands, *col_bus for column commands).
  *   - The own bound (the bank's next[cmd], or CYCLE_NEVER if its state forbids cmd) changes
  *     only when a command goes to that bank, or a REFab to its pseudo-channel.
@@ -125,6 +125,7 @@ struct dram_bounds {
 	const cycle_t *act_window;  /* the earliest ACT the tFAW and t32AW windows allow */
 	const cycle_t *row_bus;     /* the command bus of row commands is free from */
 	const cycle_t *col_bus;     /* that of column commands (GDDR6: the same bus) */
+	const uint32_t *bank_bg;    /* [flat bank index]: its bank group */
 };
 void dram_bounds(const struct dram_chan *c, uint32_t pc, struct dram_bounds *b);
 

@@ -288,7 +288,6 @@ struct mc {
 	struct mc_cand *cands;
 	cycle_t *cand_own;                  /* [i]: cands[i]'s own bound (add_cand) */
 	size_t ncands_max;
-	uint8_t *bank_bg;                   /* flat bank index -> bank group */
 	struct mc_waterfall wf;
 	struct mc_stats st;
 };
@@ -421,9 +420,6 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 	m->ncands_max = (size_t)s->pcs * (s->banks + 1);
 	m->cands = xcalloc(m->ncands_max, sizeof *m->cands);
 	m->cand_own = xcalloc(m->ncands_max, sizeof *m->cand_own);
-	m->bank_bg = xcalloc(s->banks, sizeof *m->bank_bg);
-	for (i = 0; i < s->banks; i++)
-		m->bank_bg[i] = (uint8_t)(i / s->banks_per_group);
 	if (st != NULL) {
 		register_stats(m, st, prefix);
 		dram_chan_register_stats(m->dram, st, prefix);
@@ -452,7 +448,6 @@ void mc_destroy(struct mc *m)
 	free(m->ecc);
 	free(m->cands);
 	free(m->cand_own);
-	free(m->bank_bg);
 	for (i = 0; i < 2; i++) {
 		free(m->waiters[i].ring);
 		free(m->waiters[i].state);
@@ -1059,7 +1054,7 @@ static const cycle_t zero_cycle = 0;
 /* Where the device's shared bounds of command cmd to bank b of pseudo-channel q are (see
  * dram_bounds): the pseudo-channel's, the bank group's, the activate windows' (not an ACT: a 0),
  * the command bus's. */
-static void cand_shared(const struct mc *m, const struct pcq *q, enum dram_cmd cmd, uint32_t b,
+static void cand_shared(const struct pcq *q, enum dram_cmd cmd, uint32_t b,
 			const cycle_t *shared[4])
 {
 	/* by index, not by branch: the command is as good as random */
@@ -1067,7 +1062,7 @@ static void cand_shared(const struct mc *m, const struct pcq *q, enum dram_cmd c
 	const cycle_t *bus[2] = { q->db.col_bus, q->db.row_bus };
 
 	shared[0] = &q->db.pc_next[cmd];
-	shared[1] = &q->db.bg_next[m->bank_bg[b] * DRAM_CMD_COUNT + cmd];
+	shared[1] = &q->db.bg_next[q->db.bank_bg[b] * DRAM_CMD_COUNT + cmd];
 	shared[2] = window[cmd == DRAM_CMD_ACT];
 	shared[3] = bus[dram_cmd_is_row(cmd)];
 }
@@ -1118,7 +1113,7 @@ static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, 
 		const cycle_t *shared[4];
 
 		m->cand_own[i] = cand_own(m, c);
-		cand_shared(m, &m->pcs[pc], cmd, bank, shared);
+		cand_shared(&m->pcs[pc], cmd, bank, shared);
 		c->earliest = time_parts(m->cand_own[i], shared);
 #ifdef SIM_DEBUG
 		SIM_ASSERT(c->earliest == cand_earliest(m, c));
@@ -1346,7 +1341,7 @@ static void bq_keep(struct mc *m, struct pcq *q, uint32_t b, bool writes, size_t
 	SIM_ASSERT(m->cands[i].cmd != DRAM_CMD_REFAB && m->cands[i].cmd != DRAM_CMD_REFPB);
 	bq->cand = m->cands[i];
 	bq->own = m->cand_own[i];
-	cand_shared(m, q, bq->cand.cmd, b, bq->shared);
+	cand_shared(q, bq->cand.cmd, b, bq->shared);
 	bq->lb_dir = LB_DIR(writes);
 	bq_set(q, b, writes, bq->cand.earliest);
 }
@@ -1424,9 +1419,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 		if (bq->lb_dir == LB_DIR(writes) && !held) {
 			cycle_t t = bq_time(m, bq);
 
-			/* bq_set, but bound[!writes][b] is 0 already */
-			bq->cand.earliest = t;
-			q->bound[writes][b] = t;
+			bq_set(q, b, writes, t);
 			if (t > now && !needs_prepare(m, &bq->cand)) {
 				if (t < *next)
 					*next = t;

@@ -1468,7 +1468,7 @@ static void random_run(enum dram_standard std, double rate, uint64_t want, uint6
 				if (t != CYCLE_NEVER) {
 					const struct dram_bounds *b = &db[a.pc];
 					cycle_t sh[4] = {
-						b->pc_next[cmd], b->bg_next[a.bg * DRAM_CMD_COUNT + cmd],
+						b->pc_next[cmd], b->bg_next[b->bank_bg[bank] * DRAM_CMD_COUNT + cmd],
 						cmd == A ? *b->act_window : 0,
 						dram_cmd_is_row(cmd) ? *b->row_bus : *b->col_bus,
 					};
