@@ -47,6 +47,7 @@
 #include "eventq.h"
 #include "link.h"
 #include "mc.h"
+#include "mc_sched.h"
 #include "stats.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -594,6 +595,42 @@ static void test_frfcfs_hit_first(void **state)
 	assert_true(done_rank(e, y) < done_rank(e, x));
 	assert_int_equal(stat(e, 0, "row_hits"), 1);
 	assert_int_equal(stat(e, 0, "row_conflicts"), 1);
+}
+
+/* The policies alone, on hand-made candidate lists (what the scenarios above cannot reach: a
+ * column command of one bank against an older row command of another). */
+static void test_pick_policies(void **state)
+{
+	const struct mc_sched_ops *fr = mc_sched_get(0), *fc = mc_sched_get(1);
+	const cycle_t now = 100;
+	const struct mc_cand c[] = {
+		{ .seq = 5, .cmd = DRAM_CMD_ACT, .earliest = 90, .bank = 0 },
+		{ .seq = 9, .cmd = DRAM_CMD_RD, .earliest = 100, .bank = 1 },
+		{ .seq = 7, .cmd = DRAM_CMD_RDA, .earliest = 50, .bank = 2 },
+		{ .seq = 1, .cmd = DRAM_CMD_PRE, .earliest = 101, .bank = 3 }, /* not ready */
+		{ .seq = 6, .cmd = DRAM_CMD_WR, .earliest = 101, .bank = 4 },  /* not ready */
+	};
+	const struct mc_cand rows[] = {
+		{ .seq = 0, .cmd = DRAM_CMD_REFPB, .earliest = 10, .bank = 5 },
+		{ .seq = 8, .cmd = DRAM_CMD_PRE, .earliest = 10, .bank = 6 },
+		{ .seq = 0, .cmd = DRAM_CMD_REFPB, .earliest = 10, .bank = 7 },
+	};
+
+	(void)state;
+	assert_string_equal(fr->name, "frfcfs");
+	assert_string_equal(fc->name, "fcfs");
+	/* frfcfs: the oldest ready column command (seq 7), though a row command is older */
+	assert_int_equal(fr->pick(c, 5, now), 2);
+	/* no column command ready: the oldest ready row command */
+	assert_int_equal(fr->pick(c, 1, now), 0);
+	assert_int_equal(fr->pick(c, 5, 49), -1);
+	/* equal ages (refreshes have none): the first in the list */
+	assert_int_equal(fr->pick(rows, 3, now), 0);
+	/* fcfs: the oldest ready command, row or column */
+	assert_int_equal(fc->pick(c, 5, now), 0);
+	assert_int_equal(fc->pick(c + 1, 4, now), 1);
+	assert_int_equal(fc->pick(rows, 3, now), 0);
+	assert_int_equal(fc->pick(c, 5, 49), -1);
 }
 
 static void test_fcfs_oldest_first(void **state)
@@ -1540,6 +1577,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_conflict_tras, env_free),
 		cmocka_unit_test_teardown(test_latency_hbm2_pcs, env_free),
 		cmocka_unit_test_teardown(test_frfcfs_hit_first, env_free),
+		cmocka_unit_test(test_pick_policies),
 		cmocka_unit_test_teardown(test_fcfs_oldest_first, env_free),
 		cmocka_unit_test_teardown(test_row_hit_cap, env_free),
 		cmocka_unit_test_teardown(test_row_hit_nocap, env_free),
