@@ -63,6 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bulk.h"
 #include "clock.h"
 #include "link.h"
 #include "log.h"
@@ -394,7 +395,7 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 	m->lazy_next = CYCLE_NEVER;
 	/* Pool: both queues, plus an ECC write-back per ECC cache line. */
 	n = p->read_queue + p->write_queue + (p->ecc == MC_ECC_INLINE ? p->ecc_cache_entries : 0);
-	m->pool = xcalloc(n, sizeof *m->pool);
+	m->pool = bulk_calloc(n, sizeof *m->pool);
 	for (i = 0; i < n; i++) {
 		m->pool[i].next = m->free;
 		m->free = &m->pool[i];
@@ -441,7 +442,7 @@ void mc_destroy(struct mc *m)
 		free(m->pcs[i].bound[0]);
 	}
 	free(m->pcs);
-	free(m->pool);
+	bulk_free(m->pool);
 	for (i = 0; i < m->nchunks; i++)
 		free(m->chunks[i]);
 	free(m->chunks);

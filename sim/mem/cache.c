@@ -108,6 +108,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bulk.h"
 #include "cache.h"
 #include "req.h"
 
@@ -511,8 +512,8 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 	for (s = 0; s < c->g.sectors; s++)
 		cache_bytes_set(&c->sector_bm[s], s * p->sector_bytes, p->sector_bytes);
 	c->nlines = (size_t)c->g.sets * c->g.assoc;
-	c->lines = xcalloc(c->nlines, sizeof *c->lines);
-	c->bytes = xcalloc(c->nlines * c->mask_words, sizeof *c->bytes);
+	c->lines = bulk_calloc(c->nlines, sizeof *c->lines);
+	c->bytes = bulk_calloc(c->nlines * c->mask_words, sizeof *c->bytes);
 	c->evictable = xcalloc((c->g.assoc + 63) / 64, sizeof *c->evictable);
 	if (c->g.assoc >= CACHE_HASH_ASSOC) {
 		uint32_t bits = 1;
@@ -521,7 +522,7 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 		while ((UINT64_C(3) << bits) < 4 * (uint64_t)c->nlines)
 			bits++;
 		SIM_ASSERT(bits < 32);
-		c->hx = xcalloc((size_t)1 << bits, sizeof *c->hx);
+		c->hx = bulk_calloc((size_t)1 << bits, sizeof *c->hx);
 		c->hx_mask = (uint32_t)((UINT64_C(1) << bits) - 1);
 		c->hx_shift = 64 - bits;
 		/* the index in the low bits, the hash's top bits above: the home slot's whole
@@ -533,7 +534,7 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 		c->hx_imask = (uint32_t)((UINT64_C(1) << c->hx_ibits) - 1);
 		c->hx_fp_home = bits + c->hx_ibits <= 32;
 		c->fw = (c->g.assoc + 63) / 64;
-		c->freebits = xcalloc((size_t)c->g.sets * c->fw, sizeof *c->freebits);
+		c->freebits = bulk_calloc((size_t)c->g.sets * c->fw, sizeof *c->freebits);
 		for (s = 0; s < c->g.sets; s++) {
 			uint32_t w;
 
@@ -541,18 +542,18 @@ struct cache *cache_create(const struct cache_params *p, uint64_t seed, struct s
 				c->freebits[(size_t)s * c->fw + w / 64] |= 1ull << (w % 64);
 		}
 		if (p->replacement == CACHE_REPL_LRU || p->replacement == CACHE_REPL_FIFO) {
-			c->ord_prev = xcalloc(c->nlines, sizeof *c->ord_prev);
-			c->ord_next = xcalloc(c->nlines, sizeof *c->ord_next);
-			c->ord_head = xcalloc(c->g.sets, sizeof *c->ord_head);
-			c->ord_tail = xcalloc(c->g.sets, sizeof *c->ord_tail);
+			c->ord_prev = bulk_calloc(c->nlines, sizeof *c->ord_prev);
+			c->ord_next = bulk_calloc(c->nlines, sizeof *c->ord_next);
+			c->ord_head = bulk_calloc(c->g.sets, sizeof *c->ord_head);
+			c->ord_tail = bulk_calloc(c->g.sets, sizeof *c->ord_tail);
 			for (s = 0; s < c->g.sets; s++)
 				c->ord_head[s] = c->ord_tail[s] = ORD_NIL;
 			c->ord_on_use = p->replacement == CACHE_REPL_LRU;
 		}
 	}
 	if (c->ord_head == NULL) {
-		c->last_use = xcalloc(c->nlines, sizeof *c->last_use);
-		c->inserted = xcalloc(c->nlines, sizeof *c->inserted);
+		c->last_use = bulk_calloc(c->nlines, sizeof *c->last_use);
+		c->inserted = bulk_calloc(c->nlines, sizeof *c->inserted);
 	}
 	c->repl = cache_repl_get(p->replacement);
 	c->repl_st = c->repl->init != NULL ? c->repl->init(c->g.sets, c->g.assoc, seed) : NULL;
@@ -567,17 +568,17 @@ void cache_destroy(struct cache *c)
 		return;
 	if (c->repl->fini != NULL)
 		c->repl->fini(c->repl_st);
-	free(c->hx);
-	free(c->freebits);
-	free(c->ord_prev);
-	free(c->ord_next);
-	free(c->ord_head);
-	free(c->ord_tail);
+	bulk_free(c->hx);
+	bulk_free(c->freebits);
+	bulk_free(c->ord_prev);
+	bulk_free(c->ord_next);
+	bulk_free(c->ord_head);
+	bulk_free(c->ord_tail);
 	free(c->evictable);
-	free(c->inserted);
-	free(c->last_use);
-	free(c->bytes);
-	free(c->lines);
+	bulk_free(c->inserted);
+	bulk_free(c->last_use);
+	bulk_free(c->bytes);
+	bulk_free(c->lines);
 	free(c->prefix);
 	free(c);
 }

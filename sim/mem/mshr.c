@@ -63,6 +63,7 @@
 #include <string.h>
 
 #include "bits.h"
+#include "bulk.h"
 #include "log.h"
 #include "mshr.h"
 
@@ -354,9 +355,9 @@ struct mshr *mshr_create(const struct mshr_params *p, uint32_t line_bytes, uint3
 	m->nsect = line_bytes / sector_bytes;
 	m->all_sectors = m->nsect == 32 ? UINT32_MAX : (1u << m->nsect) - 1;
 
-	m->lines = xcalloc(p->entries, sizeof *m->lines);
-	m->cnt = xcalloc((size_t)p->entries * m->nsect, sizeof *m->cnt);
-	m->free_lines = xcalloc(p->entries, sizeof *m->free_lines);
+	m->lines = bulk_calloc(p->entries, sizeof *m->lines);
+	m->cnt = bulk_calloc((size_t)p->entries * m->nsect, sizeof *m->cnt);
+	m->free_lines = bulk_calloc(p->entries, sizeof *m->free_lines);
 	/* Pop order = index order: the first record used is 0 (dumps read naturally). */
 	for (i = 0; i < p->entries; i++) {
 		m->lines[i].head = m->lines[i].tail = NIL;
@@ -368,7 +369,7 @@ struct mshr *mshr_create(const struct mshr_params *p, uint32_t line_bytes, uint3
 		;
 	m->slot_bits = (uint32_t)__builtin_ctz(size);
 	m->slot_mask = size - 1;
-	m->slots = xcalloc(size, sizeof *m->slots);
+	m->slots = bulk_calloc(size, sizeof *m->slots);
 
 	m->wmax = p->entries * p->max_merge;
 	m->wcap = p->entries * MSHR_WAITERS_PER_ENTRY;
@@ -389,10 +390,10 @@ void mshr_destroy(struct mshr *m)
 {
 	if (m == NULL)
 		return;
-	free(m->lines);
-	free(m->cnt);
-	free(m->free_lines);
-	free(m->slots);
+	bulk_free(m->lines);
+	bulk_free(m->cnt);
+	bulk_free(m->free_lines);
+	bulk_free(m->slots);
 	free(m->w);
 	free(m->name);
 	free(m);
