@@ -80,6 +80,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_histogram.h>
 
+#include "bulk.h"
 #include "log.h"
 #include "stats.h"
 
@@ -118,7 +119,9 @@ struct stats_dist {
 	double mean, m2;         /* gsl_rstat_add's running mean and M2 (see the top) */
 	double min, max;         /* of every sample */
 	gsl_histogram *h;        /* [lo, hi) in equal bins, for the quantiles; NULL until the
-				  * first sample in range */
+				  * first sample in range, then &hist */
+	gsl_histogram hist;      /* its arrays from bulk_calloc (GSL's own alloc would put them
+				  * on small pages: see bulk.h) */
 	size_t bins;
 	double lo, hi;
 	double width;            /* (hi - lo) / bins */
@@ -157,13 +160,14 @@ struct stats_node {
 	bool has_plain;          /* subtree holds a value without STATS_HOST */
 };
 
-/* The edges of a histogram shape seen before: every histogram of the same bins, lo and hi gets
- * gsl's uniform edges copied from the first one, not computed and checked again (a GPU run
+/* The edges of a histogram shape seen before: every histogram of the same bins, lo and hi shares
+ * gsl's uniform edges with the first one, not computed, checked or copied again (a GPU run
  * starts hundreds of 4096-bin histograms of a few shapes). */
 struct dist_shape {
 	size_t bins;
 	double lo, hi;
-	double *range;           /* bins + 1 edges, as gsl_histogram_set_ranges_uniform made them */
+	double *range;           /* bins + 1 edges, as gsl_histogram_set_ranges_uniform made them
+				  * (bulk_calloc; every histogram of the shape points at them) */
 	bool exact_edges;
 };
 
@@ -345,8 +349,7 @@ struct stats *stats_create(void)
 
 static void dist_free(struct stats_dist *d)
 {
-	if (d->h != NULL)
-		gsl_histogram_free(d->h);
+	bulk_free(d->hist.bin); /* its edges are its shape's */
 	free(d);
 }
 
@@ -361,7 +364,7 @@ void stats_destroy(struct stats *st)
 		free(st->ents[i].desc);
 	}
 	for (size_t i = 0; i < st->nshapes; i++)
-		free(st->shapes[i].range);
+		bulk_free(st->shapes[i].range);
 	free(st->shapes);
 	free(st->ents);
 	free(st->nodes);
@@ -504,7 +507,9 @@ struct stats_dist *stats_dist(struct stats *st, const char *name, const char *de
 
 
 /* The histogram, allocated with its first sample; whether its edges are exactly lo + i x width
- * (the fast bin search). */
+ * (the fast bin search). Its edges are its shape's (see struct dist_shape: nothing writes a
+ * histogram's edges after this), its counts its own, both on bulk memory: gsl_histogram_alloc
+ * would put hundreds of them on small pages (see bulk.h). */
 static gsl_histogram *dist_hist(struct stats_dist *d)
 {
 	struct stats *st = d->st;
@@ -513,18 +518,18 @@ static gsl_histogram *dist_hist(struct stats_dist *d)
 
 	if (d->h != NULL)
 		return d->h;
-	d->h = gsl_histogram_alloc(d->bins);
-	if (d->h == NULL)
-		sim_panic("stats: out of memory for a distribution (%zu bins)", d->bins);
+	d->hist.n = d->bins;
+	d->hist.bin = bulk_calloc(d->bins, sizeof *d->hist.bin);
+	d->h = &d->hist;
 	for (i = 0; i < st->nshapes; i++) {
 		sh = &st->shapes[i];
 		if (sh->bins == d->bins && sh->lo == d->lo && sh->hi == d->hi) {
-			if (gsl_histogram_set_ranges(d->h, sh->range, d->bins + 1) != GSL_SUCCESS)
-				sim_panic("stats: cannot set the ranges of a distribution");
+			d->hist.range = sh->range;
 			d->exact_edges = sh->exact_edges;
 			return d->h;
 		}
 	}
+	d->hist.range = bulk_calloc(d->bins + 1, sizeof *d->hist.range);
 	if (gsl_histogram_set_ranges_uniform(d->h, d->lo, d->hi) != GSL_SUCCESS)
 		sim_panic("stats: cannot set the ranges of a distribution");
 	d->exact_edges = d->width > 0.0 && isfinite(d->inv_width) && d->h->range[d->bins] == d->hi;
@@ -535,8 +540,7 @@ static gsl_histogram *dist_hist(struct stats_dist *d)
 	sh->bins = d->bins;
 	sh->lo = d->lo;
 	sh->hi = d->hi;
-	sh->range = xreallocarray(NULL, d->bins + 1, sizeof *sh->range);
-	memcpy(sh->range, d->h->range, (d->bins + 1) * sizeof *sh->range);
+	sh->range = d->hist.range;
 	sh->exact_edges = d->exact_edges;
 	return d->h;
 }
