@@ -5,9 +5,9 @@
  * A simulated GPU's per-unit state is tens of MB of arrays made once (the caches' tags and stamps,
  * the MSHR tables, the controllers' queue pools, the latency histograms' counts) and read in no
  * order the host's caches or TLB can follow (every L2 lookup touches another set of another
- * slice). Allocated one by one with calloc they sit on 4 KB pages: building them took about
- * 9,000 page faults (most of the 0.17 s before a small A100-class run's first cycle, on a
- * virtual machine) and the run's lookups missed the TLB. Here they are carved, 64-byte aligned,
+ * slice). Allocated one by one with calloc they sit on 4 KB pages: building them took most of
+ * a small A100-class run's 10,600 page faults (and half of its 0.12-0.17 s of CPU, on a virtual
+ * machine) and the run's lookups missed the TLB. Here they are carved, 64-byte aligned,
  * from chunks mapped 2 MB-aligned and marked for transparent huge pages (madvise MADV_HUGEPAGE;
  * a hint: where the host has none the chunk keeps small pages and works the same). A huge page
  * is resident as a whole once touched, so state a run touches sparsely stays on calloc (the
