@@ -305,14 +305,16 @@ static bool bytes_beyond_line(const struct cache *c, const struct cache_bytes *b
 }
 
 /* a & b != 0 */
+/* (all words, no exit on the first that meets: the exit's branch went either way on the data
+ * and was mispredicted about once a call) */
 static bool bytes_meet(const struct cache_bytes *a, const struct cache_bytes *b)
 {
+	uint64_t any = 0;
 	uint32_t i;
 
 	for (i = 0; i < BYTE_WORDS; i++)
-		if (a->w[i] & b->w[i])
-			return true;
-	return false;
+		any |= a->w[i] & b->w[i];
+	return any != 0;
 }
 
 /* a is a subset of b */
@@ -642,8 +644,7 @@ uint32_t cache_sectors_of(const struct cache *c, const struct cache_bytes *b)
 	uint32_t s, m = 0;
 
 	for (s = 0; s < c->g.sectors; s++)
-		if (bytes_meet(b, &c->sector_bm[s]))
-			m |= 1u << s;
+		m |= (uint32_t)bytes_meet(b, &c->sector_bm[s]) << s;
 	return m;
 }
 

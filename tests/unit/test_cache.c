@@ -647,6 +647,45 @@ static void test_non_pow2_sets(void **state)
 
 /* Lines from 16 B (one word of byte mask, partly used) to 256 B (four words, 8 sectors), and a
  * non-sectored cache (one 128 B sector). */
+/* The sectors a byte set meets: every run of bytes [off, off + len) of a 128 B line of 32 B
+ * sectors and of a 256 B line of 32 B sectors (bytes in all four mask words) gives the sectors
+ * off / 32 .. (off + len - 1) / 32; two runs give the union; none gives 0. */
+static void test_sectors_of(void **state)
+{
+	static const uint32_t lines[] = { 128, 256 };
+	uint32_t li, off, len;
+
+	(void)state;
+	for (li = 0; li < 2; li++) {
+		struct cache_params p = params(1, lines[li], 32, 2, CACHE_INDEX_LINEAR,
+					       CACHE_REPL_LRU);
+		struct cache *c = cache_create(&p, 1, NULL, "t");
+		struct cache_bytes none;
+
+		memset(&none, 0, sizeof none);
+		assert_int_equal(cache_sectors_of(c, &none), 0);
+		for (off = 0; off < lines[li]; off++) {
+			for (len = 1; off + len <= lines[li]; len++) {
+				struct cache_bytes b = bytes(off, len);
+				uint32_t want = 0, s;
+
+				for (s = off / 32; s <= (off + len - 1) / 32; s++)
+					want |= 1u << s;
+				assert_int_equal(cache_sectors_of(c, &b), want);
+			}
+		}
+		/* two runs: byte 31 (sector 0) and byte lines - 1 (the last sector) */
+		{
+			struct cache_bytes b = bytes(31, 1);
+
+			cache_bytes_set(&b, lines[li] - 1, 1);
+			assert_int_equal(cache_sectors_of(c, &b),
+					 1u | 1u << (lines[li] / 32 - 1));
+		}
+		cache_destroy(c);
+	}
+}
+
 static void test_line_sizes(void **state)
 {
 	struct cache_params p = params(1, 256, 32, 2, CACHE_INDEX_LINEAR, CACHE_REPL_LRU);
@@ -1153,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(test_write_without_fetch),
 		cmocka_unit_test(test_xor_vs_linear),
 		cmocka_unit_test(test_non_pow2_sets),
+		cmocka_unit_test(test_sectors_of),
 		cmocka_unit_test(test_line_sizes),
 		cmocka_unit_test(test_flush_and_invalidate),
 		cmocka_unit_test(test_hash_index),
