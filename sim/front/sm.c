@@ -144,6 +144,11 @@ struct sm_core {
 	 * not at a barrier or waiting for a chase load, and not waiting for a register: only
 	 * time or the LD/ST unit can stop it issuing; warp_mark), finished (not yet retired) */
 	uint64_t *unblk, *fin;
+	/* of unblk, the warps whose op is a global memory op or a chase load: while the LD/ST
+	 * buffer is busy and no warp is busy (busy_hi), sm_tick's wake scan passes them over
+	 * (the request link wakes us for them) without reading them */
+	uint64_t *umem;
+	cycle_t busy_hi;        /* at least every warp's busy_until (the largest ever set) */
 	/* unblk again, scheduler-major: scheduler s's positions (warp slot s + pos * S) are bits
 	 * s * swords * 64 + pos, so that an issue scan visits only its unblocked warps */
 	uint64_t *sunblk;
@@ -354,6 +359,13 @@ static inline void bit_put(uint64_t *words, uint32_t i, bool on)
 		words[i / 64] &= ~(1ull << (i % 64));
 }
 
+/* Keeps sm->busy_hi at least every warp's busy_until: called with each value set. */
+static void busy_raise(struct sm_core *sm, cycle_t until)
+{
+	if (until > sm->busy_hi)
+		sm->busy_hi = until;
+}
+
 /* Brings w's bits in sm->unblk and sm->fin up to date; called wherever what they say can
  * change (the warp's state, its registers, its op). */
 static void warp_mark(struct sm_core *sm, const struct warp *w)
@@ -362,6 +374,7 @@ static void warp_mark(struct sm_core *sm, const struct warp *w)
 			 (w->chase_left > 0 || (w->pending & w->need) == 0);
 
 	bit_put(sm->unblk, w->idx, unblocked);
+	bit_put(sm->umem, w->idx, unblocked && (w->chase_left > 0 || w->global));
 	bit_put(sm->sunblk, w->sbit, unblocked);
 	bit_put(sm->fin, w->idx, w->live && w->finished);
 }
@@ -632,6 +645,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 	switch (op->kind) {
 	case WORKLOAD_OP_ALU:
 		w->busy_until = now + op->latency;
+		busy_raise(sm, w->busy_until);
 		warp_advance(sm, w);
 		break;
 	case WORKLOAD_OP_LOAD:
@@ -668,6 +682,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		if (deg > 1)
 			f->st.shared_bank_conflicts += deg - 1;
 		w->busy_until = now + f->p.shared_latency_cycles + (deg > 1 ? deg - 1 : 0);
+		busy_raise(sm, w->busy_until);
 		warp_advance(sm, w);
 		break;
 	}
@@ -798,6 +813,7 @@ static void sm_launch(struct sm_core *sm, cycle_t now)
 		w->block = slot;
 		w->live = true;
 		w->busy_until = ready;
+		busy_raise(sm, ready);
 		w->age = f->age++;
 		w->gid = bid * f->wpb + k;
 		if (f->tl != NULL) {
@@ -984,6 +1000,7 @@ static void sm_tick(void *self, cycle_t now)
 	struct front *f = sm->f;
 	struct mem_req *r;
 	cycle_t next = CYCLE_NEVER;
+	uint64_t skip;
 	uint32_t i, k, s;
 
 	while ((r = link_peek(sm->resp)) != NULL) {
@@ -1011,10 +1028,14 @@ static void sm_tick(void *self, cycle_t now)
 	if (sm->nlines != 0 && link_can_push(sm->in))
 		next = now + 1; /* the LD/ST unit hands the rest over next cycle */
 	/* Only unblocked and finished warps can make something happen at a known cycle; the rest
-	 * wait for a reply or a barrier, which wake us. */
+	 * wait for a reply or a barrier, which wake us. While the LD/ST buffer is busy and no
+	 * warp is busy, an unblocked warp at a memory op is passed over below anyway: skip
+	 * them by their bits (umem), in the same order. */
+	skip = sm->nlines != 0 && sm->busy_hi <= now ? ~UINT64_C(0) : 0;
 	for (i = 0; i < f->p.max_warps && next > now + 1; i++) {
 		const struct warp *w;
-		uint64_t word = (sm->unblk[i / 64] | sm->fin[i / 64]) >> (i % 64);
+		uint64_t word = ((sm->unblk[i / 64] & ~(sm->umem[i / 64] & skip)) | sm->fin[i / 64]) >>
+				(i % 64);
 
 		if (word == 0) {
 			i |= 63;
@@ -1049,6 +1070,9 @@ static void sm_tick(void *self, cycle_t now)
 			   (w->live && !w->finished && !w->at_barrier && !w->chase_wait &&
 			    (w->chase_left > 0 || (w->pending & w->need) == 0)));
 		SIM_ASSERT(bit_test(sm->fin, i) == (w->live && w->finished));
+		SIM_ASSERT(bit_test(sm->umem, i) ==
+			   (bit_test(sm->unblk, i) && (w->chase_left > 0 || w->global)));
+		SIM_ASSERT(!w->live || w->busy_until <= sm->busy_hi);
 		SIM_ASSERT(bit_test(sm->sunblk, w->sbit) == bit_test(sm->unblk, i));
 	}
 #endif
@@ -1191,6 +1215,7 @@ static struct front *front_new(const struct front_env *env, const struct sm_para
 		sm->warps = xcalloc(p->max_warps, sizeof *sm->warps);
 		sm->cold = xcalloc(p->max_warps, sizeof *sm->cold);
 		sm->unblk = xcalloc((p->max_warps + 63) / 64, sizeof *sm->unblk);
+		sm->umem = xcalloc((p->max_warps + 63) / 64, sizeof *sm->umem);
 		sm->fin = xcalloc((p->max_warps + 63) / 64, sizeof *sm->fin);
 		sm->swords = ((p->max_warps + p->schedulers - 1) / p->schedulers + 63) / 64;
 		sm->sunblk = xcalloc((size_t)p->schedulers * sm->swords, sizeof *sm->sunblk);
@@ -1288,6 +1313,7 @@ void front_destroy(struct front *f)
 		free(f->sms[i].warps);
 		free(f->sms[i].cold);
 		free(f->sms[i].unblk);
+		free(f->sms[i].umem);
 		free(f->sms[i].fin);
 		free(f->sms[i].sunblk);
 	}
