@@ -304,9 +304,8 @@ static bool bytes_beyond_line(const struct cache *c, const struct cache_bytes *b
 	return false;
 }
 
-/* a & b != 0 */
-/* (all words, no exit on the first that meets: the exit's branch went either way on the data
- * and was mispredicted about once a call) */
+/* a & b != 0, from all words: an exit at the first that meets went either way on the data and
+ * was mispredicted about once a call */
 static bool bytes_meet(const struct cache_bytes *a, const struct cache_bytes *b)
 {
 	uint64_t any = 0;
