@@ -645,8 +645,6 @@ static void test_non_pow2_sets(void **state)
 	cache_destroy(xr);
 }
 
-/* Lines from 16 B (one word of byte mask, partly used) to 256 B (four words, 8 sectors), and a
- * non-sectored cache (one 128 B sector). */
 /* The sectors a byte set meets: every run of bytes [off, off + len) of a 128 B line of 32 B
  * sectors and of a 256 B line of 32 B sectors (bytes in all four mask words) gives the sectors
  * off / 32 .. (off + len - 1) / 32; two runs give the union; none gives 0. */
@@ -686,6 +684,8 @@ static void test_sectors_of(void **state)
 	}
 }
 
+/* Lines from 16 B (one word of byte mask, partly used) to 256 B (four words, 8 sectors), and a
+ * non-sectored cache (one 128 B sector). */
 static void test_line_sizes(void **state)
 {
 	struct cache_params p = params(1, 256, 32, 2, CACHE_INDEX_LINEAR, CACHE_REPL_LRU);
