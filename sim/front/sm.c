@@ -359,9 +359,10 @@ static inline void bit_put(uint64_t *words, uint32_t i, bool on)
 		words[i / 64] &= ~(1ull << (i % 64));
 }
 
-/* Keeps sm->busy_hi at least every warp's busy_until: called with each value set. */
-static void busy_raise(struct sm_core *sm, cycle_t until)
+/* Sets w busy until (excluding) cycle until, keeping sm->busy_hi at least every warp's. */
+static void warp_busy(struct sm_core *sm, struct warp *w, cycle_t until)
 {
+	w->busy_until = until;
 	if (until > sm->busy_hi)
 		sm->busy_hi = until;
 }
@@ -644,8 +645,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		f->trace_fn(f->trace_ctx, now, sm->id, w->gid, op);
 	switch (op->kind) {
 	case WORKLOAD_OP_ALU:
-		w->busy_until = now + op->latency;
-		busy_raise(sm, w->busy_until);
+		warp_busy(sm, w, now + op->latency);
 		warp_advance(sm, w);
 		break;
 	case WORKLOAD_OP_LOAD:
@@ -681,8 +681,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		f->st.shared_insts++;
 		if (deg > 1)
 			f->st.shared_bank_conflicts += deg - 1;
-		w->busy_until = now + f->p.shared_latency_cycles + (deg > 1 ? deg - 1 : 0);
-		busy_raise(sm, w->busy_until);
+		warp_busy(sm, w, now + f->p.shared_latency_cycles + (deg > 1 ? deg - 1 : 0));
 		warp_advance(sm, w);
 		break;
 	}
@@ -812,8 +811,7 @@ static void sm_launch(struct sm_core *sm, cycle_t now)
 		w->sbit = i % f->p.schedulers * sm->swords * 64 + i / f->p.schedulers; /* as made */
 		w->block = slot;
 		w->live = true;
-		w->busy_until = ready;
-		busy_raise(sm, ready);
+		warp_busy(sm, w, ready);
 		w->age = f->age++;
 		w->gid = bid * f->wpb + k;
 		if (f->tl != NULL) {
