@@ -116,16 +116,17 @@ void link_set_key(struct link *l, link_key_fn *fn)
 	}
 }
 
-uint32_t link_keys_visible(const struct link *l, uint32_t *keys, uint32_t max)
+uint32_t link_keys_visible(const struct link *l, cycle_t now, uint32_t *keys, cycle_t *ready,
+			   uint32_t max)
 {
-	cycle_t now;
 	uint32_t k, i = l->head;
 
-	if (l->count == 0)
-		return 0;
-	now = clock_cycle(l->clk);
+#ifdef SIM_DEBUG
+	SIM_ASSERT(now == clock_cycle(l->clk));
+#endif
 	for (k = 0; k < l->count && k < max && l->ring[i].ready <= now; k++) {
 		keys[k] = l->ring[i].key;
+		ready[k] = l->ring[i].ready;
 		if (++i == l->capacity)
 			i = 0;
 	}

@@ -167,6 +167,11 @@ struct xbar_in {
 	uint32_t scan_occ;    /* ...while its link holds this many (a push or pop: look again) */
 	uint32_t acc;         /* islip scratch: accepted output, NO_INPUT */
 	uint32_t acc_dist;    /* its distance from arr (age: its packet's place in the buffer) */
+	cycle_t vis_at;       /* its offers (keys, ready) were read at this cycle... */
+	uint32_t vis_occ;     /* ...with its link holding this many; CYCLE_NEVER: after a pop */
+	uint32_t nvis;        /* how many it offers */
+	uint32_t *keys;       /* the outputs of its offered packets, head first (offer of them) */
+	cycle_t *ready;       /* the cycles they became visible */
 	struct xbar_port_stats st;
 };
 
@@ -197,7 +202,8 @@ struct xbar_network {
 	uint32_t *seen;       /* islip: per output, the mark of the last input scan that met a
 			       * packet for it (an input offers only its oldest per output) */
 	uint32_t mark;        /* islip: the current input scan's mark (never 0) */
-	uint32_t *keys;       /* islip: an input's visible packets' outputs (scratch, buffer) */
+	uint32_t *keys;       /* the inputs' offers' outputs: offer per input (xbar_in.keys) */
+	cycle_t *ready;       /* and the cycles they became visible (xbar_in.ready) */
 	uint64_t *in_busy;    /* bit i: input i's link may hold packets (link_set_watch) */
 	uint64_t *out_busy;   /* bit o: output o's pipeline holds packets */
 	uint32_t arbiter;     /* XBAR_ARB_*: xbar.arbiter or xbar.reply_arbiter */
@@ -348,7 +354,8 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 	n->touched = xcalloc(nout, sizeof *n->touched);
 	n->granted = xcalloc(nin, sizeof *n->granted);
 	n->seen = xcalloc(nout, sizeof *n->seen);
-	n->keys = xcalloc(x->p.input_buffer, sizeof *n->keys);
+	n->keys = xcalloc((size_t)nin * n->offer, sizeof *n->keys);
+	n->ready = xcalloc((size_t)nin * n->offer, sizeof *n->ready);
 	n->in_busy = xcalloc((nin + 63) / 64, sizeof *n->in_busy);
 	n->out_busy = xcalloc((nout + 63) / 64, sizeof *n->out_busy);
 	for (i = 0; i < nin; i++) {
@@ -359,6 +366,9 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 		link_set_key(n->in[i].l, id == XBAR_NET_REQ ? key_slice : key_sm);
 		n->in[i].last_pop = CYCLE_NEVER;
 		n->in[i].acc = NO_INPUT;
+		n->in[i].vis_at = CYCLE_NEVER;
+		n->in[i].keys = n->keys + (size_t)i * n->offer;
+		n->in[i].ready = n->ready + (size_t)i * n->offer;
 		free(name);
 	}
 	for (i = 0; i < nout; i++) {
@@ -413,6 +423,7 @@ void xbar_destroy(struct xbar *x)
 		free(n->granted);
 		free(n->seen);
 		free(n->keys);
+		free(n->ready);
 		free(n->in_busy);
 		free(n->out_busy);
 	}
@@ -561,6 +572,30 @@ static bool out_can_pick(const struct xbar *x, const struct xbar_out *o, cycle_t
 	return o->busy_until <= now && o->count < x->pipe_cap;
 }
 
+/* Input in's offers at cycle now (the packets it offers: its visible ones, at most offer):
+ * read from its link once a cycle and kept until it pushes or pops, since xbar_arbitrate and
+ * xbar_next both look at them. Returns how many; in->keys and in->ready hold them. */
+static uint32_t in_offers(const struct xbar_network *n, struct xbar_in *in, cycle_t now)
+{
+	uint32_t occ = link_occupancy(in->l);
+
+	if (in->vis_at != now || in->vis_occ != occ) {
+		in->nvis = link_keys_visible(in->l, now, in->keys, in->ready, n->offer);
+		in->vis_at = now;
+		in->vis_occ = occ;
+	}
+#ifdef SIM_DEBUG
+	for (uint32_t k = 0; k < in->nvis; k++) {
+		const struct mem_req *r = link_peek_at(in->l, k);
+
+		SIM_ASSERT(r != NULL && route(n, r) == in->keys[k]);
+		SIM_ASSERT(link_ready_at(in->l, k) == in->ready[k]);
+	}
+	SIM_ASSERT(in->nvis == n->offer || in->nvis == occ || link_ready_at(in->l, in->nvis) > now);
+#endif
+	return in->nvis;
+}
+
 /* Pops input i's packet k places behind its head (k = 0: the head) for output o at cycle now and
  * starts serialising it. */
 static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_t k, uint32_t oi,
@@ -576,6 +611,7 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 	struct xbar_slot *s;
 
 	SIM_ASSERT(ready <= now);
+	in->vis_at = CYCLE_NEVER; /* its offers changed */
 	/* Its head time: visible, and the previous head gone (popped in an earlier cycle). */
 	if (in->last_pop != CYCLE_NEVER && in->last_pop + 1 > head_since)
 		head_since = in->last_pop + 1;
@@ -628,6 +664,7 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 {
 	uint32_t w, i, j, k, oi, nvis, ntouched = 0, ngranted = 0;
 	bool by_age = n->arbiter == XBAR_ARB_AGE;
+	const uint32_t *keys;
 	cycle_t age;
 
 	for (w = 0; w < (n->nin + 63) / 64; w++)
@@ -648,12 +685,13 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 			memset(n->seen, 0, n->nout * sizeof *n->seen);
 			n->mark = 1;
 		}
-		nvis = link_keys_visible(l, n->keys, n->offer);
+		nvis = in_offers(n, &n->in[i], now);
+		keys = n->in[i].keys;
 		for (k = 0; k < nvis; k++) {
 			struct xbar_out *o;
 			uint32_t dist;
 
-			oi = n->keys[k];
+			oi = keys[k];
 			SIM_ASSERT(oi < n->nout);
 			o = &n->out[oi];
 
@@ -663,7 +701,7 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 			if (!out_can_pick(x, o, now))
 				continue;
 			dist = rr_dist(i, o->rr, n->nin);
-			age = by_age ? link_ready_at(l, k) : 0;
+			age = by_age ? n->in[i].ready[k] : 0;
 			if (o->win == NO_INPUT)
 				n->touched[ntouched++] = oi;
 			else if (age > o->win_age || (age == o->win_age && dist >= o->win_dist))
@@ -710,18 +748,19 @@ static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 		n->in[n->granted[j]].acc = NO_INPUT;
 }
 
-/* For xbar_next: the earliest cycle after now at which one of the packets l offers may be
+/* For xbar_next: the earliest cycle after now at which one of the packets in offers may be
  * picked, or at which a packet behind them becomes visible and would be offered; CYCLE_NEVER if
  * only full pipelines hold them (a delivery wakes us). *full: one of them waits for one. */
 static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
-			  const struct link *l, cycle_t now, bool *full)
+			  struct xbar_in *in, cycle_t now, bool *full)
 {
+	const struct link *l = in->l;
 	cycle_t next = CYCLE_NEVER;
-	uint32_t k, nvis = link_keys_visible(l, n->keys, n->offer);
+	uint32_t k, nvis = in_offers(n, in, now);
 
 	*full = false;
 	for (k = 0; k < nvis; k++) {
-		const struct xbar_out *o = &n->out[n->keys[k]];
+		const struct xbar_out *o = &n->out[in->keys[k]];
 
 		if (o->busy_until > now) {
 			if (o->busy_until < next)
@@ -752,7 +791,7 @@ static cycle_t islip_next_cached(const struct xbar *x, struct xbar_network *n, u
 
 	if (now < in->retry_at && occ == in->scan_occ)
 		return in->retry_at;
-	c = islip_next(x, n, in->l, now, &full);
+	c = islip_next(x, n, in, now, &full);
 	in->retry_at = full ? now + 1 : c;
 	in->scan_occ = occ;
 	return c;

@@ -272,6 +272,7 @@ static void test_keys(void **state)
 	struct clock *c = clock_create(q, "c", 10);
 	struct link *l = link_create("l", 4, 2, c, NULL);
 	uint32_t keys[4];
+	cycle_t ready[4];
 
 	(void)state;
 	link_push(l, ITEM(1));
@@ -279,17 +280,20 @@ static void test_keys(void **state)
 	link_push(l, ITEM(2));
 	advance_to(q, 10);
 	link_push(l, ITEM(3));
-	assert_int_equal(link_keys_visible(l, keys, 4), 0);  /* cycle 1: none visible yet */
+	assert_int_equal(link_keys_visible(l, 1, keys, ready, 4), 0);  /* cycle 1: none visible yet */
 	advance_to(q, 20);
-	assert_int_equal(link_keys_visible(l, keys, 4), 2);  /* 1 and 2 (ready 2), not 3 (3) */
+	assert_int_equal(link_keys_visible(l, 2, keys, ready, 4), 2);  /* 1, 2 (ready 2), not 3 */
 	assert_int_equal(keys[0], 10);
 	assert_int_equal(keys[1], 20);
-	assert_int_equal(link_keys_visible(l, keys, 1), 1);  /* at most max */
+	assert_int_equal(ready[0], 2);
+	assert_int_equal(ready[1], 2);
+	assert_int_equal(link_keys_visible(l, 2, keys, ready, 1), 1);  /* at most max */
 	advance_to(q, 30);
 	assert_int_equal(ITEM_NO(link_pop_at(l, 1)), 2);
-	assert_int_equal(link_keys_visible(l, keys, 4), 2);
+	assert_int_equal(link_keys_visible(l, 3, keys, ready, 4), 2);
 	assert_int_equal(keys[0], 10);
 	assert_int_equal(keys[1], 30);
+	assert_int_equal(ready[1], 3);
 	link_check(l);
 	link_destroy(l);
 	clock_destroy(c);
