@@ -119,15 +119,17 @@ void link_set_key(struct link *l, link_key_fn *fn)
 uint32_t link_keys_visible(const struct link *l, cycle_t now, uint32_t *keys, cycle_t *ready,
 			   uint32_t max)
 {
-	uint32_t k, i = l->head;
+	const struct link_slot *ring = l->ring;
+	uint32_t k, i = l->head, cap = l->capacity, n = l->count < max ? l->count : max;
 
 #ifdef SIM_DEBUG
 	SIM_ASSERT(now == clock_cycle(l->clk));
 #endif
-	for (k = 0; k < l->count && k < max && l->ring[i].ready <= now; k++) {
-		keys[k] = l->ring[i].key;
-		ready[k] = l->ring[i].ready;
-		if (++i == l->capacity)
+	/* locals: keys and ready may alias the link as far as the compiler knows */
+	for (k = 0; k < n && ring[i].ready <= now; k++) {
+		keys[k] = ring[i].key;
+		ready[k] = ring[i].ready;
+		if (++i == cap)
 			i = 0;
 	}
 	return k;

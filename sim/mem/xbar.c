@@ -611,7 +611,16 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 	struct xbar_slot *s;
 
 	SIM_ASSERT(ready <= now);
-	in->vis_at = CYCLE_NEVER; /* its offers changed */
+	/* Its offers lose packet k; all it held visible were offered (nvis < offer) unless one
+	 * more may now be: read them again then. */
+	if (in->vis_at == now && k < in->nvis && in->nvis < n->offer) {
+		memmove(in->keys + k, in->keys + k + 1, (in->nvis - k - 1) * sizeof *in->keys);
+		memmove(in->ready + k, in->ready + k + 1, (in->nvis - k - 1) * sizeof *in->ready);
+		in->nvis--;
+		in->vis_occ--;
+	} else {
+		in->vis_at = CYCLE_NEVER;
+	}
 	/* Its head time: visible, and the previous head gone (popped in an earlier cycle). */
 	if (in->last_pop != CYCLE_NEVER && in->last_pop + 1 > head_since)
 		head_since = in->last_pop + 1;
