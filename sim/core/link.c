@@ -116,17 +116,21 @@ void link_set_key(struct link *l, link_key_fn *fn)
 	}
 }
 
-uint32_t link_keys_visible(const struct link *l, cycle_t now, uint32_t *keys, cycle_t *ready,
-			   uint32_t max)
+uint32_t link_keys_visible(const struct link *l, cycle_t now, uint32_t from, uint32_t *keys,
+			   cycle_t *ready, uint32_t max)
 {
 	const struct link_slot *ring = l->ring;
-	uint32_t k, i = l->head, cap = l->capacity, n = l->count < max ? l->count : max;
+	uint32_t k, cap = l->capacity, n = l->count < max ? l->count : max;
+	uint32_t i = l->head + from;
 
 #ifdef SIM_DEBUG
 	SIM_ASSERT(now == clock_cycle(l->clk));
+	SIM_ASSERT(from <= n && (from == 0 || l->ring[ring_index(l, from - 1)].ready <= now));
 #endif
+	if (i >= cap)
+		i -= cap;
 	/* locals: keys and ready may alias the link as far as the compiler knows */
-	for (k = 0; k < n && ring[i].ready <= now; k++) {
+	for (k = from; k < n && ring[i].ready <= now; k++) {
 		keys[k] = ring[i].key;
 		ready[k] = ring[i].ready;
 		if (++i == cap)

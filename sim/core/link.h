@@ -57,11 +57,13 @@ void link_set_consumer(struct link *l, struct clock_unit *consumer);
 typedef uint32_t link_key_fn(const void *item);
 void link_set_key(struct link *l, link_key_fn *fn);
 /* The keys and ready cycles of the items visible at cycle now (the consumer's current cycle,
- * which the caller has at hand: SIM_ASSERT in the debug build), head first, into keys and ready
- * (at most max); returns how many. Then the item of keys[k] is the one k places behind the head,
- * visible since ready[k]. */
-uint32_t link_keys_visible(const struct link *l, cycle_t now, uint32_t *keys, cycle_t *ready,
-			   uint32_t max);
+ * which the caller has at hand: SIM_ASSERT in the debug build), head first, from the one from
+ * places behind the head (the caller has those before it) into keys[from..] and ready[from..]
+ * (at most max in all); returns the count visible (at least from: from <= that count, SIM_ASSERT
+ * in the debug build). Then the item of keys[k] is the one k places behind the head, visible
+ * since ready[k]. */
+uint32_t link_keys_visible(const struct link *l, cycle_t now, uint32_t from, uint32_t *keys,
+			   cycle_t *ready, uint32_t max);
 
 /* A consumer with many input links: every push sets bit `bit` of words (the consumer clears it
  * when it finds the link empty, link_occupancy), so that it visits only the links that may hold

@@ -167,11 +167,14 @@ struct xbar_in {
 	uint32_t scan_occ;    /* ...while its link holds this many (a push or pop: look again) */
 	uint32_t acc;         /* islip scratch: accepted output, NO_INPUT */
 	uint32_t acc_dist;    /* its distance from arr (age: its packet's place in the buffer) */
-	cycle_t vis_at;       /* its offers (keys, ready) were read at this cycle... */
-	uint32_t vis_occ;     /* ...with its link holding this many; CYCLE_NEVER: after a pop */
-	uint32_t nvis;        /* how many it offers */
-	uint32_t *keys;       /* the outputs of its offered packets, head first (offer of them) */
-	cycle_t *ready;       /* the cycles they became visible */
+	bool vis_ok;          /* the packets below were read from its link (in_offers) */
+	uint32_t nvis;        /* its visible packets, at most offer of them, head first: */
+	uint32_t *keys;       /*   their outputs */
+	cycle_t *ready;       /*   the cycles they became visible */
+	uint32_t noff;        /* its offers: the oldest visible packet for each output, in order: */
+	uint32_t *okey;       /*   their outputs */
+	uint32_t *ok;         /*   their places behind the head */
+	uint64_t *obits;      /*   bit o: output o is offered */
 	struct xbar_port_stats st;
 };
 
@@ -199,11 +202,10 @@ struct xbar_network {
 	struct xbar_out *out;
 	uint32_t *touched;    /* outputs with a winner this cycle (scratch, nout) */
 	uint32_t *granted;    /* islip: inputs with a grant this cycle (scratch, nin) */
-	uint32_t *seen;       /* islip: per output, the mark of the last input scan that met a
-			       * packet for it (an input offers only its oldest per output) */
-	uint32_t mark;        /* islip: the current input scan's mark (never 0) */
-	uint32_t *keys;       /* the inputs' offers' outputs: offer per input (xbar_in.keys) */
+	uint32_t *keys;       /* the inputs' visible packets' outputs, offer per input (xbar_in) */
 	cycle_t *ready;       /* and the cycles they became visible (xbar_in.ready) */
+	uint32_t *okey, *ok;  /* the inputs' offers, offer per input (xbar_in.okey, .ok) */
+	uint64_t *obits;      /* and (nout + 63) / 64 words per input (xbar_in.obits) */
 	uint64_t *in_busy;    /* bit i: input i's link may hold packets (link_set_watch) */
 	uint64_t *out_busy;   /* bit o: output o's pipeline holds packets */
 	uint32_t arbiter;     /* XBAR_ARB_*: xbar.arbiter or xbar.reply_arbiter */
@@ -353,9 +355,11 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 	n->out = xcalloc(nout, sizeof *n->out);
 	n->touched = xcalloc(nout, sizeof *n->touched);
 	n->granted = xcalloc(nin, sizeof *n->granted);
-	n->seen = xcalloc(nout, sizeof *n->seen);
 	n->keys = xcalloc((size_t)nin * n->offer, sizeof *n->keys);
 	n->ready = xcalloc((size_t)nin * n->offer, sizeof *n->ready);
+	n->okey = xcalloc((size_t)nin * n->offer, sizeof *n->okey);
+	n->ok = xcalloc((size_t)nin * n->offer, sizeof *n->ok);
+	n->obits = xcalloc((size_t)nin * ((nout + 63) / 64), sizeof *n->obits);
 	n->in_busy = xcalloc((nin + 63) / 64, sizeof *n->in_busy);
 	n->out_busy = xcalloc((nout + 63) / 64, sizeof *n->out_busy);
 	for (i = 0; i < nin; i++) {
@@ -366,9 +370,11 @@ static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, u
 		link_set_key(n->in[i].l, id == XBAR_NET_REQ ? key_slice : key_sm);
 		n->in[i].last_pop = CYCLE_NEVER;
 		n->in[i].acc = NO_INPUT;
-		n->in[i].vis_at = CYCLE_NEVER;
 		n->in[i].keys = n->keys + (size_t)i * n->offer;
 		n->in[i].ready = n->ready + (size_t)i * n->offer;
+		n->in[i].okey = n->okey + (size_t)i * n->offer;
+		n->in[i].ok = n->ok + (size_t)i * n->offer;
+		n->in[i].obits = n->obits + (size_t)i * ((nout + 63) / 64);
 		free(name);
 	}
 	for (i = 0; i < nout; i++) {
@@ -421,9 +427,11 @@ void xbar_destroy(struct xbar *x)
 		free(n->out);
 		free(n->touched);
 		free(n->granted);
-		free(n->seen);
 		free(n->keys);
 		free(n->ready);
+		free(n->okey);
+		free(n->ok);
+		free(n->obits);
 		free(n->in_busy);
 		free(n->out_busy);
 	}
@@ -572,28 +580,102 @@ static bool out_can_pick(const struct xbar *x, const struct xbar_out *o, cycle_t
 	return o->busy_until <= now && o->count < x->pipe_cap;
 }
 
-/* Input in's offers at cycle now (the packets it offers: its visible ones, at most offer):
- * read from its link once a cycle and kept until it pushes or pops, since xbar_arbitrate and
- * xbar_next both look at them. Returns how many; in->keys and in->ready hold them. */
+/* Appends visible packet k of input in to its offers if it is the oldest for its output (a
+ * later packet for the same output waits behind it). */
+static void offer_add(struct xbar_in *in, uint32_t k)
+{
+	uint32_t oi = in->keys[k];
+	uint64_t bit = 1ull << (oi % 64);
+
+	if (in->obits[oi / 64] & bit)
+		return;
+	in->obits[oi / 64] |= bit;
+	in->okey[in->noff] = oi;
+	in->ok[in->noff++] = k;
+}
+
+/* Input in's visible packet k, one of its offers, is popped: the others move up a place, and its
+ * output's next visible packet, if any, becomes the offer for it (in place order). */
+static void offer_pop(struct xbar_in *in, uint32_t k)
+{
+	uint32_t j, jp, oi, k2;
+
+	memmove(in->keys + k, in->keys + k + 1, (in->nvis - k - 1) * sizeof *in->keys);
+	memmove(in->ready + k, in->ready + k + 1, (in->nvis - k - 1) * sizeof *in->ready);
+	in->nvis--;
+	for (jp = 0; in->ok[jp] != k; jp++)
+		SIM_ASSERT(jp + 1 < in->noff);
+	oi = in->okey[jp];
+	for (j = jp; j + 1 < in->noff; j++) {
+		in->okey[j] = in->okey[j + 1];
+		in->ok[j] = in->ok[j + 1] - 1;
+	}
+	in->noff--;
+	for (k2 = k; k2 < in->nvis && in->keys[k2] != oi; k2++)
+		;
+	if (k2 == in->nvis) {
+		in->obits[oi / 64] &= ~(1ull << (oi % 64));
+		return;
+	}
+	for (j = jp; j < in->noff && in->ok[j] < k2; j++)
+		;
+	memmove(in->okey + j + 1, in->okey + j, (in->noff - j) * sizeof *in->okey);
+	memmove(in->ok + j + 1, in->ok + j, (in->noff - j) * sizeof *in->ok);
+	in->okey[j] = oi;
+	in->ok[j] = k2;
+	in->noff++;
+}
+
+/* Input in's visible packets and offers at cycle now (in->keys, ready, okey, ok; returns
+ * in->noff), kept from cycle to cycle since xbar_arbitrate and xbar_next look at them every
+ * cycle: while nothing is popped, packets only join them at the tail (a push, or a packet
+ * behind them becoming visible), and xbar_pop updates them. */
 static uint32_t in_offers(const struct xbar_network *n, struct xbar_in *in, cycle_t now)
 {
-	uint32_t occ = link_occupancy(in->l);
+	uint32_t occ = link_occupancy(in->l), k;
 
-	if (in->vis_at != now || in->vis_occ != occ) {
-		in->nvis = link_keys_visible(in->l, now, in->keys, in->ready, n->offer);
-		in->vis_at = now;
-		in->vis_occ = occ;
+	if (!in->vis_ok) {
+		in->nvis = in->noff = 0;
+		memset(in->obits, 0, (n->nout + 63) / 64 * sizeof *in->obits);
+		in->vis_ok = true;
+	}
+	if (in->nvis < occ && in->nvis < n->offer) {
+		k = in->nvis;
+		in->nvis = link_keys_visible(in->l, now, k, in->keys, in->ready, n->offer);
+		for (; k < in->nvis; k++)
+			offer_add(in, k);
 	}
 #ifdef SIM_DEBUG
-	for (uint32_t k = 0; k < in->nvis; k++) {
+	for (k = 0; k < in->nvis; k++) {
 		const struct mem_req *r = link_peek_at(in->l, k);
 
 		SIM_ASSERT(r != NULL && route(n, r) == in->keys[k]);
 		SIM_ASSERT(link_ready_at(in->l, k) == in->ready[k]);
 	}
 	SIM_ASSERT(in->nvis == n->offer || in->nvis == occ || link_ready_at(in->l, in->nvis) > now);
+	for (uint32_t j = 0; j < in->noff; j++) {
+		SIM_ASSERT(in->ok[j] < in->nvis && in->keys[in->ok[j]] == in->okey[j]);
+		SIM_ASSERT(j == 0 || in->ok[j - 1] < in->ok[j]);
+		SIM_ASSERT(in->obits[in->okey[j] / 64] & (1ull << (in->okey[j] % 64)));
+		for (k = 0; k < in->ok[j]; k++)
+			SIM_ASSERT(in->keys[k] != in->okey[j]);
+	}
+	for (k = 0; k < in->nvis; k++) {
+		uint32_t j;
+
+		for (j = 0; j < in->noff && in->okey[j] != in->keys[k]; j++)
+			;
+		SIM_ASSERT(j < in->noff);
+	}
+	{
+		uint32_t bits = 0;
+
+		for (k = 0; k < (n->nout + 63) / 64; k++)
+			bits += (uint32_t)bits_pop64(in->obits[k]);
+		SIM_ASSERT(bits == in->noff);
+	}
 #endif
-	return in->nvis;
+	return in->noff;
 }
 
 /* Pops input i's packet k places behind its head (k = 0: the head) for output o at cycle now and
@@ -611,16 +693,11 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 	struct xbar_slot *s;
 
 	SIM_ASSERT(ready <= now);
-	/* Its offers lose packet k; all it held visible were offered (nvis < offer) unless one
-	 * more may now be: read them again then. */
-	if (in->vis_at == now && k < in->nvis && in->nvis < n->offer) {
-		memmove(in->keys + k, in->keys + k + 1, (in->nvis - k - 1) * sizeof *in->keys);
-		memmove(in->ready + k, in->ready + k + 1, (in->nvis - k - 1) * sizeof *in->ready);
-		in->nvis--;
-		in->vis_occ--;
-	} else {
-		in->vis_at = CYCLE_NEVER;
-	}
+	/* its offers lose packet k (xbar_arbitrate picks only offers, after in_offers) */
+	if (in->vis_ok && k < in->nvis)
+		offer_pop(in, k);
+	else
+		in->vis_ok = false;
 	/* Its head time: visible, and the previous head gone (popped in an earlier cycle). */
 	if (in->last_pop != CYCLE_NEVER && in->last_pop + 1 > head_since)
 		head_since = in->last_pop + 1;
@@ -671,46 +748,38 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
  */
 static void xbar_arbitrate(struct xbar *x, struct xbar_network *n, cycle_t now)
 {
-	uint32_t w, i, j, k, oi, nvis, ntouched = 0, ngranted = 0;
+	uint32_t w, i, j, oi, noff, ntouched = 0, ngranted = 0;
 	bool by_age = n->arbiter == XBAR_ARB_AGE;
-	const uint32_t *keys;
 	cycle_t age;
 
 	for (w = 0; w < (n->nin + 63) / 64; w++)
 	for (uint64_t bits = n->in_busy[w]; bits != 0; bits &= bits - 1) {
-		struct link *l;
+		struct xbar_in *in;
+		uint32_t occ;
 
 		i = w * 64 + (uint32_t)__builtin_ctzll(bits);
-		l = n->in[i].l;
-		if (link_occupancy(l) == 0) {
+		in = &n->in[i];
+		occ = link_occupancy(in->l);
+		if (occ == 0) {
 			n->in_busy[w] &= ~(1ull << (i % 64));
 			continue;
 		}
-		if (n->in[i].busy_until > now)
+		if (in->busy_until > now)
 			continue;
-		if (now < n->in[i].retry_at && link_occupancy(l) == n->in[i].scan_occ)
+		if (now < in->retry_at && occ == in->scan_occ)
 			continue; /* nothing it holds can be picked yet (xbar_next) */
-		if (++n->mark == 0) { /* wrapped: clear the marks, 0 is never a scan's */
-			memset(n->seen, 0, n->nout * sizeof *n->seen);
-			n->mark = 1;
-		}
-		nvis = in_offers(n, &n->in[i], now);
-		keys = n->in[i].keys;
-		for (k = 0; k < nvis; k++) {
+		noff = in_offers(n, in, now);
+		for (j = 0; j < noff; j++) {
 			struct xbar_out *o;
-			uint32_t dist;
+			uint32_t dist, k;
 
-			oi = keys[k];
-			SIM_ASSERT(oi < n->nout);
+			oi = in->okey[j];
 			o = &n->out[oi];
-
-			if (n->seen[oi] == n->mark)
-				continue; /* an older packet of this input already asks for oi */
-			n->seen[oi] = n->mark;
 			if (!out_can_pick(x, o, now))
 				continue;
+			k = in->ok[j];
 			dist = rr_dist(i, o->rr, n->nin);
-			age = by_age ? n->in[i].ready[k] : 0;
+			age = by_age ? in->ready[k] : 0;
 			if (o->win == NO_INPUT)
 				n->touched[ntouched++] = oi;
 			else if (age > o->win_age || (age == o->win_age && dist >= o->win_dist))
@@ -765,11 +834,11 @@ static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
 {
 	const struct link *l = in->l;
 	cycle_t next = CYCLE_NEVER;
-	uint32_t k, nvis = in_offers(n, in, now);
+	uint32_t j, noff = in_offers(n, in, now), k = in->nvis;
 
 	*full = false;
-	for (k = 0; k < nvis; k++) {
-		const struct xbar_out *o = &n->out[in->keys[k]];
+	for (j = 0; j < noff; j++) {
+		const struct xbar_out *o = &n->out[in->okey[j]];
 
 		if (o->busy_until > now) {
 			if (o->busy_until < next)
@@ -781,7 +850,7 @@ static cycle_t islip_next(const struct xbar *x, const struct xbar_network *n,
 		}
 	}
 	/* the next packet to become visible, when it would be offered */
-	if (nvis < n->offer && k < link_occupancy(l) && link_ready_at(l, k) < next)
+	if (k < n->offer && k < link_occupancy(l) && link_ready_at(l, k) < next)
 		next = link_ready_at(l, k);
 	return next;
 }

@@ -280,17 +280,26 @@ static void test_keys(void **state)
 	link_push(l, ITEM(2));
 	advance_to(q, 10);
 	link_push(l, ITEM(3));
-	assert_int_equal(link_keys_visible(l, 1, keys, ready, 4), 0);  /* cycle 1: none visible yet */
+	assert_int_equal(link_keys_visible(l, 1, 0, keys, ready, 4), 0);  /* cycle 1: none visible yet */
 	advance_to(q, 20);
-	assert_int_equal(link_keys_visible(l, 2, keys, ready, 4), 2);  /* 1, 2 (ready 2), not 3 */
+	assert_int_equal(link_keys_visible(l, 2, 0, keys, ready, 4), 2);  /* 1, 2 (ready 2), not 3 */
 	assert_int_equal(keys[0], 10);
 	assert_int_equal(keys[1], 20);
 	assert_int_equal(ready[0], 2);
 	assert_int_equal(ready[1], 2);
-	assert_int_equal(link_keys_visible(l, 2, keys, ready, 1), 1);  /* at most max */
+	assert_int_equal(link_keys_visible(l, 2, 0, keys, ready, 1), 1);  /* at most max */
+	keys[0] = keys[1] = 0;
+	assert_int_equal(link_keys_visible(l, 2, 1, keys, ready, 4), 2);  /* from 1: only keys[1] */
+	assert_int_equal(keys[0], 0);
+	assert_int_equal(keys[1], 20);
 	advance_to(q, 30);
+	keys[2] = 0;
+	assert_int_equal(link_keys_visible(l, 3, 2, keys, ready, 4), 3);  /* 3 is visible now */
+	assert_int_equal(keys[2], 30);
+	assert_int_equal(ready[2], 3);
+	assert_int_equal(link_keys_visible(l, 3, 3, keys, ready, 4), 3);  /* none behind it */
 	assert_int_equal(ITEM_NO(link_pop_at(l, 1)), 2);
-	assert_int_equal(link_keys_visible(l, 3, keys, ready, 4), 2);
+	assert_int_equal(link_keys_visible(l, 3, 0, keys, ready, 4), 2);
 	assert_int_equal(keys[0], 10);
 	assert_int_equal(keys[1], 30);
 	assert_int_equal(ready[1], 3);
