@@ -61,7 +61,7 @@ static void derive(const struct gpu_params *p, struct derived *d)
 {
 	double core = 1e6 / (double)clock_period_from_mhz(p->clock.core_mhz) / 1e3; /* GHz */
 	double tck_ns = (double)clock_period_from_mhz(p->clock.core_mhz) / 1000.0;
-	struct probe_unloaded u;
+	struct probe_unloaded u = { 0 }; /* set by probe_unloaded; zero for the compiler's sake */
 	struct dram_spec spec;
 	struct sim_err err;
 	struct sim *s;
