@@ -215,13 +215,17 @@ cycle_t link_ready_at(const struct link *l, uint32_t k)
 void *link_pop_at(struct link *l, uint32_t k)
 {
 	void *item = link_peek_at(l, k);
-	uint32_t j;
+	uint32_t i, j;
 
 	SIM_ASSERT(item != NULL);
 	/* Close the gap from the head's side: the items before k move one place back, keeping
 	 * their order (and the ring's non-decreasing ready cycles), then the head pops. */
-	for (j = k; j > 0; j--)
-		l->ring[ring_index(l, j)] = l->ring[ring_index(l, j - 1)];
+	for (i = ring_index(l, k), j = k; j > 0; j--) {
+		uint32_t prev = i == 0 ? l->capacity - 1 : i - 1;
+
+		l->ring[i] = l->ring[prev];
+		i = prev;
+	}
 	l->ring[l->head].item = item;
 	return link_pop(l);
 }

@@ -244,6 +244,8 @@ struct l1 {
 	struct cache *c;
 	struct mshr *m;
 	const struct cache_geom *g;
+	uint32_t line_shift;      /* log2(line_bytes) (a power of two) */
+	uint32_t bank_mask;       /* data_banks - 1 when a power of two, else 0 */
 
 	/* miss queue (ring of miss_queue slots) */
 	struct l1_mq *mq;
@@ -443,10 +445,11 @@ static uint64_t data_bank_mask(const struct l1 *l1, const struct mem_req *r, uin
 {
 	uint32_t bb = l1->p.data_bank_bytes, sb = l1->p.cache.sector_bytes;
 	uint32_t wpl = l1->p.cache.line_bytes / bb, wps = sb / bb, nb = l1->p.data_banks;
-	uint64_t first = (r->addr / l1->p.cache.line_bytes) * wpl;
+	uint64_t first = (r->addr >> l1->line_shift) * wpl;
 	bool bytes = wps > 1 && bb < 64 && (r->byte_mask[0] | r->byte_mask[1]) != 0;
 	uint32_t sectors = r->sector_mask & ((1u << (wpl / wps)) - 1); /* the line's */
-	uint32_t bank0 = (uint32_t)(first % nb);
+	/* two divisions on every lookup otherwise */
+	uint32_t bank0 = (uint32_t)(l1->bank_mask != 0 ? first & l1->bank_mask : first % nb);
 	uint64_t mask = 0;
 
 	if (bb == 4 && wpl <= 32 && nb >= wpl) {
@@ -847,6 +850,10 @@ struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, 
 	snprintf(name, sizeof name, "%s.cache", l1->prefix);
 	l1->c = cache_create(&p->cache, seed, st, name);
 	l1->g = cache_geom(l1->c);
+	l1->line_shift = (uint32_t)__builtin_ctz(p->cache.line_bytes);
+	SIM_ASSERT(p->cache.line_bytes == 1u << l1->line_shift);
+	if ((p->data_banks & (p->data_banks - 1)) == 0)
+		l1->bank_mask = p->data_banks - 1;
 	snprintf(name, sizeof name, "%s.mshr", l1->prefix);
 	l1->m = mshr_create(&p->mshr, l1->g->line_bytes, l1->g->sector_bytes, st, name);
 	l1->mq = xcalloc(p->miss_queue, sizeof *l1->mq);
