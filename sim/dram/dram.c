@@ -395,7 +395,15 @@ cycle_t dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
 	cycle_t done = now;
 	uint32_t i, b;
 
+	/* Legal now: the bank's state and own bound here, every bound (bank group, channel, bus,
+	 * activate windows) in the debug build: the controller only issues what it timed with
+	 * them (dram_earliest was a third of dram_issue's instructions, and an idle channel's
+	 * refreshes are most of a pointer chase's commands). */
+	SIM_ASSERT(bk == NULL ? dram_earliest(c, cmd, a) <= now
+			      : !state_forbids(bk, cmd, a->row) && bk->next[cmd] <= now);
+#ifdef SIM_DEBUG
 	SIM_ASSERT(dram_earliest(c, cmd, a) <= now);
+#endif
 	SIM_ASSERT(end_bg + ns[DRAM_SCOPE_PC] == c->nxr[cmd]);
 	/* the rules by scope (expand_rules sorted them) */
 	if (bk != NULL) {
