@@ -28,12 +28,13 @@
  *               (head-of-line blocking: a port saturates near 2 - sqrt 2 = 59% under uniform
  *               traffic, whatever the buffer depth);
  *        islip: virtual output queues: each input offers, for every output, its oldest
- *               visible packet for that output (link_peek_at; a later packet for the same
- *               output waits, so per-pair order is kept), and one iSLIP iteration (McKeown
- *               1999) matches them: each free output grants the requesting input next from its
- *               round-robin pointer, each input accepts the granting output next from its own
- *               pointer and pops that packet (link_pop_at); both pointers move past an
- *               accepted match only. A grant that is not accepted is lost for the cycle.
+ *               visible packet for that output (a later packet for the same output waits,
+ *               so per-pair order is kept; the offers are kept from cycle to cycle and
+ *               updated by the input's pushes and pops, in_offers), and one iSLIP iteration
+ *               (McKeown 1999) matches them: each free output grants the requesting input
+ *               next from its round-robin pointer, each input accepts the granting output next
+ *               from its own pointer and pops that packet (link_pop_at); both pointers move
+ *               past an accepted match only. A grant that is not accepted is lost for the cycle.
  *               Accel-Sim's tested configs use iSLIP (-icnt_arbiter_algo 1, or BookSim's
  *               islip allocators; the reply network's default);
  *        age:   the same offers, matched oldest first (the request network's default): each
@@ -167,7 +168,6 @@ struct xbar_in {
 	uint32_t scan_occ;    /* ...while its link holds this many (a push or pop: look again) */
 	uint32_t acc;         /* islip scratch: accepted output, NO_INPUT */
 	uint32_t acc_dist;    /* its distance from arr (age: its packet's place in the buffer) */
-	bool vis_ok;          /* the packets below were read from its link (in_offers) */
 	uint32_t nvis;        /* its visible packets, at most offer of them, head first: */
 	uint32_t *keys;       /*   their outputs */
 	cycle_t *ready;       /*   the cycles they became visible */
@@ -634,11 +634,6 @@ static uint32_t in_offers(const struct xbar_network *n, struct xbar_in *in, cycl
 {
 	uint32_t occ = link_occupancy(in->l), k;
 
-	if (!in->vis_ok) {
-		in->nvis = in->noff = 0;
-		memset(in->obits, 0, (n->nout + 63) / 64 * sizeof *in->obits);
-		in->vis_ok = true;
-	}
 	if (in->nvis < occ && in->nvis < n->offer) {
 		k = in->nvis;
 		in->nvis = link_keys_visible(in->l, now, k, in->keys, in->ready, n->offer);
@@ -693,11 +688,8 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 	struct xbar_slot *s;
 
 	SIM_ASSERT(ready <= now);
-	/* its offers lose packet k (xbar_arbitrate picks only offers, after in_offers) */
-	if (in->vis_ok && k < in->nvis)
-		offer_pop(in, k);
-	else
-		in->vis_ok = false;
+	SIM_ASSERT(k < in->nvis); /* xbar_arbitrate picks only offers, after in_offers */
+	offer_pop(in, k);
 	/* Its head time: visible, and the previous head gone (popped in an earlier cycle). */
 	if (in->last_pop != CYCLE_NEVER && in->last_pop + 1 > head_since)
 		head_since = in->last_pop + 1;
