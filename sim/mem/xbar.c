@@ -680,15 +680,18 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 {
 	struct xbar_in *in = &n->in[i];
 	struct xbar_out *o = &n->out[oi];
-	cycle_t ready = link_ready_at(in->l, k);
-	cycle_t head_since = ready;
-	struct mem_req *r = k == 0 ? link_pop(in->l) : link_pop_at(in->l, k);
-	uint32_t bytes = xbar_packet_bytes(&x->p, r, n->id == XBAR_NET_REPLY);
-	uint32_t ser = xbar_serial_cycles(bytes, n->port_bytes);
+	cycle_t ready, head_since;
+	struct mem_req *r;
+	uint32_t bytes, ser;
 	struct xbar_slot *s;
 
-	SIM_ASSERT(ready <= now);
 	SIM_ASSERT(k < in->nvis); /* xbar_arbitrate picks only offers, after in_offers */
+	ready = in->ready[k]; /* kept by in_offers (its debug check: the link's) */
+	head_since = ready;
+	r = k == 0 ? link_pop(in->l) : link_pop_at(in->l, k);
+	bytes = xbar_packet_bytes(&x->p, r, n->id == XBAR_NET_REPLY);
+	ser = xbar_serial_cycles(bytes, n->port_bytes);
+	SIM_ASSERT(ready <= now);
 	offer_pop(in, k);
 	/* Its head time: visible, and the previous head gone (popped in an earlier cycle). */
 	if (in->last_pop != CYCLE_NEVER && in->last_pop + 1 > head_since)
