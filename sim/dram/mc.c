@@ -270,6 +270,8 @@ struct mc {
 	struct mc_shared *shared;           /* read latency distribution, injected fault */
 	bool lazy_refresh;                  /* mc_set_lazy_refresh */
 	cycle_t lazy_next;                  /* idle: the next pass skipped (CYCLE_NEVER: none) */
+	cycle_t sched_next;                 /* mc_pass: when its scheduling is due again */
+	bool queued;                        /* an access was queued since the last scheduling */
 	mc_done_fn *done_fn;
 	void *done_ctx;
 	struct ent *pool, *free;
@@ -552,6 +554,7 @@ static void queue_ent(struct mc *m, struct ent *e, cycle_t arrival)
 
 	e->seq = ++m->seq;
 	e->arrival = arrival;
+	m->queued = true;
 	bq_clear(q, e->bank);
 	if (q->pending++ == 0)
 		q->busy_since = now;
@@ -1564,25 +1567,62 @@ static bool idle_after_issue(const struct mc *m, cycle_t now)
 	return true;
 }
 
+static cycle_t min_cycle(cycle_t a, cycle_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The scheduling part of a pass that issued nothing is due again at the earliest cycle it found
+ * (sched_next): refresh deadlines, banks' bounds, candidates' cycles. */
+static cycle_t sched_next_of(const struct mc *m, size_t n, bool issued, cycle_t next, cycle_t now)
+{
+	size_t i;
+
+	if (issued)
+		return now + 1;
+	for (i = 0; i < n; i++)
+		next = min_cycle(next, m->cands[i].earliest);
+	return next;
+}
+
 /* One pass at cycle now but the input (see the top): completions, refresh and candidates, ECC
- * pre-ops, issue. Returns the next cycle a pass is needed. */
+ * pre-ops, issue. Returns the next cycle a pass is needed.
+ *
+ * A pass that a completion brings before sched_next, with no access queued since the last
+ * scheduling (queued) and the last one issuing nothing, only completes: its scheduling would
+ * find what the last one found (no bound has come, since commands alone move them; no refresh
+ * fell due; the same direction and held banks, the queues being unchanged) and issue nothing.
+ * Random GDDR6 reads made 6% of their passes so. Not with inline ECC, where a completion's free
+ * entry lets an access decide its pre-ops. The debug build makes the full pass and checks that
+ * it issues nothing and asks for the same cycle. */
 static cycle_t mc_pass(struct mc *m, cycle_t now)
 {
 	cycle_t next = CYCLE_NEVER;
-	bool writes, issued;
+	bool writes, issued, only_completes;
 	size_t n = 0;
 	uint32_t pc;
 
+	only_completes = now < m->sched_next && !m->queued && m->p->ecc != MC_ECC_INLINE;
 	if (m->rd_done.head != NULL && m->rd_done.head->done <= now)
 		complete(m, &m->rd_done, now);
 	if (m->wr_done.head != NULL && m->wr_done.head->done <= now)
 		complete(m, &m->wr_done, now);
+#ifndef SIM_DEBUG
+	if (only_completes)
+		return next_pass(m, 0, false, m->sched_next, now);
+#endif
+	m->queued = false;
 	writes = serve_writes(m);
 	for (pc = 0; pc < m->s->pcs; pc++)
 		gather_pc(m, pc, writes, now, &next, &n);
 	if (m->p->ecc == MC_ECC_INLINE)
 		prepare_cands(m, n, now);
 	issued = issue_on_buses(m, &n, now);
+#ifdef SIM_DEBUG
+	SIM_ASSERT(!only_completes ||
+		   (!issued && sched_next_of(m, n, false, next, now) == m->sched_next));
+#endif
+	m->sched_next = sched_next_of(m, n, issued, next, now);
 	if (issued && idle_after_issue(m, now)) {
 		/* what that pass would leave: no bank held, and next (every pseudo-channel's
 		 * refresh deadline, from the gather; the input and completions in next_pass) */
