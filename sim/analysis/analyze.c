@@ -95,7 +95,7 @@ struct analysis {
 	struct coalescer *coal;
 	struct expr_ctx ectx;
 	gsl_rng *rng;
-	uint64_t **chase_next;
+	uint32_t **chase_next;
 	struct op_rec *ops;
 	size_t nops;
 	struct level sector, line;

@@ -184,7 +184,7 @@ struct front {
 	const struct workload *const *ws; /* the kernels, run one after the other */
 	struct trace_list *tl;             /* or a trace's list (then ws is NULL) */
 	size_t nw, kidx;                   /* kernels, the one running */
-	uint64_t ***chases;                /* per kernel: its chase orders (wexec_chase_build; a
+	uint32_t ***chases;                /* per kernel: its chase orders (wexec_chase_build; a
 					    * later kernel shares an earlier one's array's order) */
 	/* the kernel running: */
 	const struct workload *w;          /* workload kernels */
@@ -204,7 +204,7 @@ struct front {
 	uint32_t nsm, wpb;
 	uint64_t block_regs;    /* registers one block takes (0: not limited) */
 	uint64_t threads, nblocks, next_block, blocks_done, age;
-	uint64_t **chase_next;  /* per global array: the cyclic order, or NULL */
+	uint32_t **chase_next;  /* per global array: the cyclic order, or NULL */
 	cycle_t end;            /* core cycle the kernel's last block retired */
 	cycle_t first_issue;    /* core cycle of the kernel's first warp instruction */
 	cycle_t disp_start;     /* the dispatcher's busy run: its first cycle, */
@@ -913,7 +913,7 @@ static void sm_reply(struct sm_core *sm, struct mem_req *r, cycle_t now)
 		stats_dist_add(f->lat, (double)(now - w->c->issued_at[slot]));
 	} else if (slot == SLOT_CHASE) {
 		const struct workload_op *op = warp_op(w)->op;
-		const uint64_t *next = f->chase_next[op->array];
+		const uint32_t *next = f->chase_next[op->array];
 
 		stats_dist_add(f->lat, (double)(now - w->c->issued_at[slot]));
 		w->chase_wait = false;

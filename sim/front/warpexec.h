@@ -94,8 +94,9 @@ int64_t wexec_count(struct wexec *x, const struct workload_op *op, struct expr_c
  * through all n nodes: Sattolo's shuffle drawn from rng (random) or i -> i + 1 (sequential).
  * Returns a malloc'd array; n must be >= 1.
  */
-uint64_t *wexec_chase_order(uint64_t n, bool random, gsl_rng *rng);
-/* Largest array a chase may walk (its order is n 8-byte words). */
+uint32_t *wexec_chase_order(uint64_t n, bool random, gsl_rng *rng);
+/* Largest array a chase may walk (its order is n node numbers of 4 bytes, and every node number
+ * fits them). */
 #define WEXEC_CHASE_MAX_ELEMS (1ull << 28)
 /*
  * next[a] for every global array a that some chase op walks (NULL for the others), built in op
@@ -110,12 +111,12 @@ uint64_t *wexec_chase_order(uint64_t n, bool random, gsl_rng *rng);
  * on, as a benchmark's timed pass follows its untimed ones. Free such a list of kernels with
  * wexec_chase_free_all.
  */
-uint64_t **wexec_chase_build(const struct workload *w, gsl_rng *rng,
-			     const struct workload *const *prev, uint64_t **const *prev_next,
+uint32_t **wexec_chase_build(const struct workload *w, gsl_rng *rng,
+			     const struct workload *const *prev, uint32_t **const *prev_next,
 			     size_t nprev, struct sim_err *err);
-void wexec_chase_free(const struct workload *w, uint64_t **next);
+void wexec_chase_free(const struct workload *w, uint32_t **next);
 /* Frees the orders of kernels ws[0 .. n-1] built with sharing: each order once. */
-void wexec_chase_free_all(const struct workload *const *ws, uint64_t ***next, size_t n);
+void wexec_chase_free_all(const struct workload *const *ws, uint32_t ***next, size_t n);
 /* The node a chase of global warp number gid starts at, before the op's start steps. */
 static inline uint64_t wexec_chase_start(uint64_t gid, const struct workload_array *a)
 {
@@ -125,7 +126,7 @@ static inline uint64_t wexec_chase_start(uint64_t gid, const struct workload_arr
  * along next (start modulo the cycle's length, the element count: at most elems - 1 steps).
  * On an error (start negative or not computable) sets ctx->error and returns 0. */
 uint64_t wexec_chase_first(struct wexec *x, const struct workload_op *op,
-			   const struct workload_array *a, const uint64_t *next, uint64_t gid,
+			   const struct workload_array *a, const uint32_t *next, uint64_t gid,
 			   struct expr_ctx *ctx);
 
 #endif /* SIM_WARPEXEC_H */

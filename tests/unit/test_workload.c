@@ -428,7 +428,8 @@ static void test_chase_shared_cycle(void **state)
 	struct workload *w3 = load_ok("workloads/ubench/pchase.wl", other, 2);
 	struct workload *w4 = load_ok("workloads/ubench/pchase.wl", back, 3);
 	const struct workload *ws[4] = { w1, w2, w3, w4 };
-	uint64_t **next[4], node, seen = 0;
+	uint32_t **next[4];
+	uint64_t node, seen = 0;
 	struct expr_ctx ctx = { 0 };
 	struct sim_err err;
 	struct wexec x;
