@@ -10,7 +10,9 @@ seconds (user + sys of the gmsim process, the least of its runs: 3 for the short
 others, or --repeat N for all), the rate (work per CPU
 second), events per warp instruction (events per request for DRAM rows), peak RSS, and with
 --base the baseline's CPU seconds, its peak RSS and the ratio (baseline CPU / this CPU: 3.0
-means a third of the CPU time). A benchmark, not a test: it prints figures, it checks nothing.
+means a third of the CPU time). A row the baseline cannot run (an older binary refuses a key
+that today's configs have) shows "-" in its columns, and a line after the table says why. A
+benchmark, not a test: it prints figures, it checks nothing.
 
 Rows (names for --rows):
   copy, transpose, chase, chase1sm, copytrace, copywl    on configs/a100-class.cfg: a 4 M-float stream copy, the 1024^2 naive transpose, a 100 k-load
@@ -100,8 +102,12 @@ def get(d, name):
     return d
 
 
+class RunFailed(Exception):
+    """A gmsim process that exited non-zero: the message says which and why."""
+
+
 def run_once(gmsim, src, kind, args):
-    """(CPU seconds, peak RSS MB, statistics) of one gmsim process."""
+    """(CPU seconds, peak RSS MB, statistics) of one gmsim process; RunFailed if it failed."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as jf:
         jpath = jf.name
     cmd = [gmsim, kind] + (["-q"] if kind == "run" else []) + args + ["--stats-json", jpath]
@@ -111,9 +117,11 @@ def run_once(gmsim, src, kind, args):
         _, status, ru = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
-        sys.stderr.write("speed.py: %s exited %d: %s\n" % (" ".join(cmd), p.returncode,
-                                                          err.decode(errors="replace")))
-        sys.exit(1)
+        os.unlink(jpath)
+        e = RunFailed("%s exited %d: %s" % (" ".join(cmd), p.returncode,
+                                            err.decode(errors="replace").rstrip("\n")))
+        e.first = (err.decode(errors="replace").splitlines() or ["exit %d" % p.returncode])[0]
+        raise e
     with open(jpath) as f:
         st = json.load(f)
     os.unlink(jpath)
@@ -153,6 +161,10 @@ def main():
         else:
             sys.stderr.write("speed.py: bad argument '%s'\n" % argv[i])
             sys.exit(2)
+    for b in [gmsim] + ([base] if base is not None else []):
+        if not (os.path.isfile(b) and os.access(b, os.X_OK)):
+            sys.stderr.write("speed.py: %s: not an executable file\n" % b)
+            sys.exit(2)
     traces = os.path.abspath("bench/traces")
     os.makedirs(traces, exist_ok=True)
     make_traces(src, traces)
@@ -171,15 +183,27 @@ def main():
     if not markdown:
         print("  ".join(v.rjust(12) if j else v.ljust(14) for j, v in enumerate(head)),
               flush=True)
+    notes = []
     for name, kind, args, rep in table:
         rep = repeat if repeat is not None else rep
-        cpu, rss, st = measure(gmsim, src, kind, args, rep)
+        try:
+            cpu, rss, st = measure(gmsim, src, kind, args, rep)
+        except RunFailed as e:
+            sys.stderr.write("speed.py: %s\n" % e)
+            sys.exit(1)
         work = get(st, "sim.warp_insts") if kind == "run" else get(st, "dram.requests")
         line = [name, "%d" % work, "%.2f" % cpu, "%.3g" % (work / cpu if cpu > 0 else 0),
                 "%.1f" % (get(st, "sim.events") / work if work else 0), "%.0f" % rss]
         if base is not None:
-            bcpu, brss, _ = measure(base, src, kind, args, rep)
-            line += ["%.2f" % bcpu, "%.0f" % brss, "%.2f" % (bcpu / cpu if cpu > 0 else 0)]
+            # An older binary may not read today's configs (a key it does not know is an
+            # error): its columns say so and the table goes on.
+            try:
+                bcpu, brss, _ = measure(base, src, kind, args, rep)
+                line += ["%.2f" % bcpu, "%.0f" % brss,
+                         "%.2f" % (bcpu / cpu if cpu > 0 else 0)]
+            except RunFailed as e:
+                line += ["-", "-", "-"]
+                notes.append("%s: the base could not run it (%s)" % (name, e.first))
         out.append(line)
         if not markdown:
             print("  ".join(v.rjust(12) if j else v.ljust(14) for j, v in enumerate(line)),
@@ -189,6 +213,8 @@ def main():
         print("|" + "|".join("---" for _ in head) + "|")
         for line in out:
             print("| " + " | ".join(line) + " |")
+    for n in notes:
+        print(n)
 
 
 if __name__ == "__main__":
