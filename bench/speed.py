@@ -103,7 +103,12 @@ def get(d, name):
 
 
 class RunFailed(Exception):
-    """A gmsim process that exited non-zero: the message says which and why."""
+    """A gmsim process that exited non-zero: the message says which and why; first is the first
+    line of what it wrote to stderr."""
+
+    def __init__(self, message, first):
+        super().__init__(message)
+        self.first = first
 
 
 def run_once(gmsim, src, kind, args):
@@ -118,10 +123,9 @@ def run_once(gmsim, src, kind, args):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         os.unlink(jpath)
-        e = RunFailed("%s exited %d: %s" % (" ".join(cmd), p.returncode,
-                                            err.decode(errors="replace").rstrip("\n")))
-        e.first = (err.decode(errors="replace").splitlines() or ["exit %d" % p.returncode])[0]
-        raise e
+        text = err.decode(errors="replace")
+        raise RunFailed("%s exited %d: %s" % (" ".join(cmd), p.returncode, text.rstrip("\n")),
+                        (text.splitlines() or ["exit %d" % p.returncode])[0])
     with open(jpath) as f:
         st = json.load(f)
     os.unlink(jpath)
