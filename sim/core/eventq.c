@@ -995,7 +995,7 @@ uint64_t eventq_run_until(struct eventq *q, tick_t limit)
 	SIM_ASSERT(!q->firing);
 	q->stop = false;
 	for (;;) {
-		size_t b;
+		size_t b = 0; /* set by front() whenever it returns a slot */
 		uint32_t s = front(q, limit, &b);
 
 		if (s == SLOT_NIL)
