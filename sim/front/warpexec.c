@@ -256,11 +256,13 @@ bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct wor
 __attribute__((no_sanitize_address))
 uint32_t *wexec_chase_order(uint64_t n, bool random, gsl_rng *rng)
 {
-	/* both written whole below: no clearing */
-	uint32_t *perm = xmalloc(n * sizeof *perm), *next = xmalloc(n * sizeof *next);
+	uint32_t *perm, *next;
 	uint64_t i;
 
 	SIM_ASSERT(n >= 1 && n <= WEXEC_CHASE_MAX_ELEMS);
+	/* both written whole below: no clearing */
+	perm = xreallocarray(NULL, n, sizeof *perm);
+	next = xreallocarray(NULL, n, sizeof *next);
 	for (i = 0; i < n; i++)
 		perm[i] = (uint32_t)i;
 	for (i = n - 1; random && i > 0; i--) {
