@@ -254,6 +254,17 @@ struct l2_acc {
 /* The sm of a request that is a read from the twin slice (l2_acc.req), not from an SM. */
 #define L2_FAR_SM UINT16_MAX
 
+/* A miss-queue slot: the record, and a copy of the fields of it that the drain reads, so that
+ * the drain reads no record (it only writes the state of those it sends). On a copy the drain
+ * visits about 22 queued accesses a tick and tries about 6 controllers; the records, last
+ * touched long before (a fill freed them), were most of l2_tick's host cache misses. */
+struct mq_slot {
+	struct l2_acc *a;
+	addr_t addr;
+	uint32_t ch;
+	bool remote, is_write, partial;
+};
+
 #define L2_ACC_CHUNK 64 /* records per pool growth: one growth covers 16 line misses */
 
 struct l2_acc_chunk {
@@ -285,7 +296,7 @@ struct l2 {
 	uint64_t acc_count[ACC_STATE_COUNT];
 
 	/* miss queue: ring of records waiting for an MC */
-	struct l2_acc **mq;
+	struct mq_slot *mq;
 	uint32_t mq_head, mq_n;
 	cycle_t *ch_refused;      /* [nch]: cycle the controller last refused */
 	uint32_t ch_waiting;      /* controllers that refused at the last drain for want of an entry
@@ -344,19 +355,36 @@ static struct l2_acc *acc_alloc(struct l2 *l2)
 	return a;
 }
 
+/* Moves record a from state from (known to the caller: only the debug build reads the record to
+ * check it) to state to. */
+static void acc_move(struct l2 *l2, struct l2_acc *a, enum l2_acc_state from,
+		     enum l2_acc_state to)
+{
+#ifdef SIM_DEBUG
+	SIM_ASSERT(a->state == from);
+#endif
+	l2->acc_count[from]--;
+	l2->acc_count[to]++;
+	a->state = to;
+}
+
 static void acc_set(struct l2 *l2, struct l2_acc *a, enum l2_acc_state s)
 {
-	l2->acc_count[a->state]--;
-	l2->acc_count[s]++;
-	a->state = s;
+	acc_move(l2, a, a->state, s);
+}
+
+/* Frees record a, in state from. */
+static void acc_release(struct l2 *l2, struct l2_acc *a, enum l2_acc_state from)
+{
+	acc_move(l2, a, from, ACC_FREE);
+	a->addr = 0;
+	a->next = l2->acc_free;
+	l2->acc_free = a;
 }
 
 static void acc_free(struct l2 *l2, struct l2_acc *a)
 {
-	acc_set(l2, a, ACC_FREE);
-	a->addr = 0;
-	a->next = l2->acc_free;
-	l2->acc_free = a;
+	acc_release(l2, a, a->state);
 }
 
 static uint64_t local_line(const void *ctx, uint64_t line)
@@ -458,7 +486,9 @@ static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool pa
 	a->partial = partial;
 	a->remote = !is_write && is_far(l2, addr);
 	acc_set(l2, a, ACC_QUEUED);
-	l2->mq[ring_at(l2->mq_head, l2->mq_n++, l2->p.miss_queue)] = a;
+	l2->mq[ring_at(l2->mq_head, l2->mq_n++, l2->p.miss_queue)] =
+		(struct mq_slot){ .a = a, .addr = addr, .ch = a->ch, .remote = a->remote,
+				  .is_write = is_write, .partial = partial };
 	return a;
 }
 
@@ -808,10 +838,11 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 	l2->drain_retry = false;
 	l2->twin_refused = false;
 	for (i = 0; i < n; i++) {
-		struct l2_acc *a = l2->mq[ring_at(l2->mq_head, i, cap)];
-		uint32_t ch = a->ch;
+		const struct mq_slot *slot = &l2->mq[ring_at(l2->mq_head, i, cap)];
+		struct l2_acc *a = slot->a;
+		uint32_t ch = slot->ch;
 
-		if (a->remote) {
+		if (slot->remote) {
 			if (!l2->twin_refused && send_far(l2, a, now))
 				continue;
 			l2->twin_refused = true; /* the twin's pop of far_in wakes us */
@@ -820,20 +851,21 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 			enum mc_send res = MC_SEND_WAIT;
 
 			/* in the controller's line: the send would be refused (mc_port_in_line) */
-			if (!mc_port_in_line(l2->mcs[ch], l2->ports[ch], a->is_write)) {
+			if (!mc_port_in_line(l2->mcs[ch], l2->ports[ch], slot->is_write)) {
 				memset(&ma, 0, sizeof ma);
-				ma.addr = l2->part != NULL ? slice_hash_local(l2->part, a->addr)
-							   : a->addr;
-				ma.is_write = a->is_write;
-				ma.partial = a->partial;
+				ma.addr = l2->part != NULL ? slice_hash_local(l2->part, slot->addr)
+							   : slot->addr;
+				ma.is_write = slot->is_write;
+				ma.partial = slot->partial;
 				ma.ctx = a;
 				res = mc_port_send(l2->mcs[ch], l2->ports[ch], &ma);
 			}
+			/* the record is written, not read (its state is known) */
 			if (res == MC_SEND_OK) {
-				if (a->is_write)
-					acc_free(l2, a); /* written back: nothing comes back for it */
+				if (slot->is_write) /* written back: nothing comes back for it */
+					acc_release(l2, a, ACC_QUEUED);
 				else
-					acc_set(l2, a, ACC_AT_MC);
+					acc_move(l2, a, ACC_QUEUED, ACC_AT_MC);
 				continue;
 			}
 			l2->ch_refused[ch] = now;
@@ -843,7 +875,9 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 			else
 				l2->ch_waiting++;
 		}
-		l2->mq[ring_at(l2->mq_head, kept++, cap)] = a;
+		if (kept != i) /* the queue closes up behind what was sent */
+			l2->mq[ring_at(l2->mq_head, kept, cap)] = *slot;
+		kept++;
 	}
 	l2->mq_n = kept;
 }
@@ -1143,8 +1177,13 @@ void l2_check(const struct l2 *l2)
 		SIM_ASSERT(n[i] == l2->acc_count[i]);
 	SIM_ASSERT(n[ACC_FREE] + n[ACC_QUEUED] + n[ACC_AT_MC] == l2->acc_total);
 	SIM_ASSERT(l2->mq_n <= l2->p.miss_queue && l2->mq_n == n[ACC_QUEUED]);
-	for (i = 0; i < l2->mq_n; i++)
-		SIM_ASSERT(l2->mq[(l2->mq_head + i) % l2->p.miss_queue]->state == ACC_QUEUED);
+	for (i = 0; i < l2->mq_n; i++) {
+		const struct mq_slot *q = &l2->mq[(l2->mq_head + i) % l2->p.miss_queue];
+
+		SIM_ASSERT(q->a->state == ACC_QUEUED && q->addr == q->a->addr && q->ch == q->a->ch &&
+			   q->remote == q->a->remote && q->is_write == q->a->is_write &&
+			   q->partial == q->a->partial);
+	}
 	/* reads sent and not yet filled: at a controller or on fill_in */
 	SIM_ASSERT(link_occupancy(l2->fill_in) <= n[ACC_AT_MC]);
 	if (l2->p.mshr.granularity == MSHR_GRAN_SECTOR)
@@ -1170,7 +1209,7 @@ void l2_dump(const struct l2 *l2, FILE *out)
 		l2->acc_count[ACC_QUEUED], l2->acc_count[ACC_AT_MC], link_occupancy(l2->fill_in));
 	level_head_dump(&l2->head, l2->in, out);
 	for (i = 0; i < l2->mq_n && i < 16; i++) {
-		a = l2->mq[(l2->mq_head + i) % l2->p.miss_queue];
+		a = l2->mq[(l2->mq_head + i) % l2->p.miss_queue].a;
 		fprintf(out, "  mq[%u] %s 0x%" PRIx64 " to controller %u of %u\n", i,
 			a->is_write ? "WR" : "RD", a->addr, a->ch, l2->nch);
 	}
