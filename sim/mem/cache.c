@@ -927,13 +927,30 @@ void cache_reserve(struct cache *c, addr_t addr, uint32_t sectors)
 	l->pending |= (uint8_t)sectors;
 }
 
-void cache_fill(struct cache *c, addr_t addr, uint32_t sectors)
+uint32_t cache_line_at(const struct cache *c, uint32_t set, uint32_t way)
 {
-	struct cline *l = &c->lines[find_present(c, addr)];
+	SIM_ASSERT(set < c->g.sets && way < c->g.assoc && c->nlines <= UINT32_MAX);
+	return (uint32_t)line_idx(c, set, way);
+}
 
-	SIM_ASSERT((sectors & ~c->g.full_mask) == 0);
+void cache_fill_at(struct cache *c, uint32_t i, addr_t addr, uint32_t sectors)
+{
+	struct cline *l;
+
+	SIM_ASSERT(i < c->nlines && (sectors & ~c->g.full_mask) == 0);
+#ifdef SIM_DEBUG
+	SIM_ASSERT(find_present(c, addr) == i);
+#else
+	(void)addr;
+#endif
+	l = &c->lines[i];
 	l->valid |= (uint8_t)sectors;
 	l->pending &= (uint8_t)~sectors;
+}
+
+void cache_fill(struct cache *c, addr_t addr, uint32_t sectors)
+{
+	cache_fill_at(c, (uint32_t)find_present(c, addr), addr, sectors);
 }
 
 void cache_write(struct cache *c, addr_t addr, const struct cache_bytes *bytes)

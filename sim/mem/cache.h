@@ -250,6 +250,12 @@ void cache_reserve(struct cache *c, addr_t addr, uint32_t sectors);
  * under their written bytes), and stop pending. Sectors need not have been pending (fills of an
  * allocate-on-fill cache); filling a valid sector changes nothing. */
 void cache_fill(struct cache *c, addr_t addr, uint32_t sectors);
+/* The index of the line in way `way` of set `set`: where the line stays while it is present. */
+uint32_t cache_line_at(const struct cache *c, uint32_t set, uint32_t way);
+/* cache_fill of the line at index i (cache_line_at), which must hold addr's line (checked by the
+ * debug build only): no lookup. For a fill that comes long after its miss reserved the line,
+ * whose tags would have to be read again from cold memory. */
+void cache_fill_at(struct cache *c, uint32_t i, addr_t addr, uint32_t sectors);
 /* Writes bytes (non-empty) into a present line without fetching: the bytes are marked written,
  * their sectors dirty; a sector whose every byte is now written becomes valid. Pending state is
  * kept: the fill that follows merges under these bytes. */

@@ -244,6 +244,7 @@ struct l2_acc {
 	addr_t addr;              /* the sector's address (the slice's view) */
 	uint32_t ch;              /* index in mcs[] of the controller it goes to */
 	uint32_t sector;          /* index in the line (reads) */
+	uint32_t line_at;         /* reads: the line's index in the slice's cache (cache_line_at) */
 	bool is_write, partial;
 	bool remote;              /* a read of a sector homed in the far partition (l2_set_far) */
 	enum l2_acc_state state;
@@ -538,7 +539,8 @@ static void writeback_victim(struct l2 *l2, const struct cache_line_info *v)
 	}
 }
 
-static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
+/* The reads of the sectors of fetch of line, reserved at index at of the cache. */
+static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch, uint32_t at)
 {
 	uint32_t s;
 
@@ -548,6 +550,7 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch)
 						   false);
 
 			a->sector = s;
+			a->line_at = at;
 			if (!a->remote)
 				l2->st.dram_reads++;
 		}
@@ -628,7 +631,7 @@ static enum level_stall try_load_miss(struct l2 *l2, struct mem_req *r, addr_t l
 	struct cache_line_info victim;
 	enum mshr_result res;
 	enum level_stall why;
-	uint32_t fetch, want;
+	uint32_t fetch, want, at = 0;
 
 	why = level_miss_probe(l2->m, r, line, lk, &res, &fetch);
 	if (why != LEVEL_STALL_NONE)
@@ -642,14 +645,14 @@ static enum level_stall try_load_miss(struct l2 *l2, struct mem_req *r, addr_t l
 		want += l2->g->sectors;
 	if (mq_free(l2) < want)
 		return LEVEL_STALL_MISS_QUEUE_FULL;
-	why = level_miss_reserve(l2->c, line, lk, res, fetch, &victim);
+	why = level_miss_reserve(l2->c, line, lk, res, fetch, &victim, &at);
 	if (why != LEVEL_STALL_NONE)
 		return why;
 	writeback_victim(l2, &victim);
 	level_miss_admit(l2->m, &l2->st.lv, r, line, lk, res, fetch, MEM_STAGE_L2_ACCESS,
 			 clock_tick_of(l2->clk, visible), MEM_STAGE_L2_MISS,
 			 clock_tick_of(l2->clk, now));
-	queue_reads(l2, line, fetch);
+	queue_reads(l2, line, fetch, at);
 	return LEVEL_STALL_NONE;
 }
 
@@ -745,7 +748,8 @@ static void fill_one(struct l2 *l2, struct l2_acc *a, cycle_t now)
 		       **far_tail = &far;
 
 	SIM_ASSERT(a->owner == l2 && a->state == ACC_AT_MC && !a->is_write);
-	cache_fill(l2->c, line, 1u << a->sector);
+	/* the line stays where the miss reserved it: no tag walk over cold sets */
+	cache_fill_at(l2->c, a->line_at, line, 1u << a->sector);
 	chain = mshr_fill(l2->m, line, 1u << a->sector);
 	for (r = chain; r != NULL; r = next) {
 		next = r->merged;

@@ -156,16 +156,21 @@ enum level_stall level_miss_probe(struct mshr *m, struct mem_req *r, addr_t line
 
 enum level_stall level_miss_reserve(struct cache *c, addr_t line, const struct cache_lookup *lk,
 				    enum mshr_result res, uint32_t fetch,
-				    struct cache_line_info *victim)
+				    struct cache_line_info *victim, uint32_t *at)
 {
 	memset(victim, 0, sizeof *victim);
 	if (lk->outcome == CACHE_LINE_MISS) {
+		int way;
+
 		/* Nothing of an absent line can be in flight: its fill would find no line. */
 		SIM_ASSERT(res == MSHR_NEW && fetch == lk->miss);
-		if (cache_allocate(c, line, fetch, victim) < 0)
+		way = cache_allocate(c, line, fetch, victim);
+		if (way < 0)
 			return LEVEL_STALL_NO_LINE;
+		*at = cache_line_at(c, lk->set, (uint32_t)way);
 	} else if (fetch != 0) {
 		cache_reserve(c, line, fetch);
+		*at = cache_line_at(c, lk->set, (uint32_t)lk->way);
 	}
 	return LEVEL_STALL_NONE;
 }

@@ -140,11 +140,12 @@ enum level_stall level_miss_probe(struct mshr *m, struct mem_req *r, addr_t line
 /*
  * Then, once the level has room for what the miss sends down: the line's sectors to fetch are
  * reserved, on a line miss by allocating the line (the victim in *victim, for the level to
- * write back or check; LEVEL_STALL_NO_LINE when every way of the set is reserved).
+ * write back or check; LEVEL_STALL_NO_LINE when every way of the set is reserved). *at gets
+ * the line's index in the cache (cache_line_at) when it is reserved.
  */
 enum level_stall level_miss_reserve(struct cache *c, addr_t line, const struct cache_lookup *lk,
 				    enum mshr_result res, uint32_t fetch,
-				    struct cache_line_info *victim);
+				    struct cache_line_info *victim, uint32_t *at);
 /*
  * Then the load enters the MSHR: stamped `access` at the tick it became visible and `miss` at
  * now_tick, merged into the entry in flight or given a new one (as probed), and counted (an
