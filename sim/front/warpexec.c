@@ -10,6 +10,26 @@
 #include "log.h"
 #include "warpexec.h"
 
+/* t (a lane's thread) becomes the next lane's: one thread on in the block's shape. */
+static void lane_step(const struct wexec *x, uint32_t t[3])
+{
+	if (++t[0] == x->bdim[0]) {
+		t[0] = 0;
+		if (++t[1] == x->bdim[1]) {
+			t[1] = 0;
+			t[2]++;
+		}
+	}
+}
+
+/* The builtins tx, ty, tz of the evaluator: thread t. */
+static void set_thread(struct wexec *x, const uint32_t t[3])
+{
+	x->vars[EXPR_TX] = t[0];
+	x->vars[EXPR_TY] = t[1];
+	x->vars[EXPR_TZ] = t[2];
+}
+
 bool wexec_lane_thread(const uint32_t block[3], uint32_t warp, uint32_t lane, uint32_t tid[3])
 {
 	uint64_t t = (uint64_t)warp * WEXEC_LANES + lane;
@@ -89,40 +109,30 @@ void wexec_start(struct wexec *x, const struct workload *w, uint64_t block, uint
 		 struct expr_ctx *ctx)
 {
 	uint64_t threads = (uint64_t)w->block[0] * w->block[1] * w->block[2];
-	uint32_t lane;
 
 	memset(x, 0, sizeof *x);
 	x->active = wexec_warp_mask(threads, warp);
 	{
-		/* wexec_lane_thread for each lane, counted on from the first lane's thread
-		 * instead of three divisions per lane (a warp starts for every 32 threads of a
-		 * grid of short blocks) */
+		/* lane 0's thread; the others' are counted on from it (lane_step) instead of
+		 * three divisions per lane */
 		uint64_t t0 = (uint64_t)warp * WEXEC_LANES;
-		uint32_t tx = (uint32_t)(t0 % w->block[0]);
-		uint32_t ty = (uint32_t)(t0 / w->block[0] % w->block[1]);
-		uint32_t tz = (uint32_t)(t0 / ((uint64_t)w->block[0] * w->block[1]));
 
-		for (lane = 0; lane < WEXEC_LANES; lane++) {
-			x->tid[lane][0] = tx;
-			x->tid[lane][1] = ty;
-			x->tid[lane][2] = tz;
+		x->tid0[0] = (uint32_t)(t0 % w->block[0]);
+		x->tid0[1] = (uint32_t)(t0 / w->block[0] % w->block[1]);
+		x->tid0[2] = (uint32_t)(t0 / ((uint64_t)w->block[0] * w->block[1]));
+		memcpy(x->bdim, w->block, sizeof x->bdim);
+	}
 #ifdef SIM_DEBUG
-			{
-				uint32_t ref[3];
+	{
+		uint32_t t[3], ref[3], lane;
 
-				wexec_lane_thread(w->block, warp, lane, ref);
-				SIM_ASSERT(ref[0] == tx && ref[1] == ty && ref[2] == tz);
-			}
-#endif
-			if (++tx == w->block[0]) {
-				tx = 0;
-				if (++ty == w->block[1]) {
-					ty = 0;
-					tz++;
-				}
-			}
+		memcpy(t, x->tid0, sizeof t);
+		for (lane = 0; lane < WEXEC_LANES; lane++, lane_step(x, t)) {
+			wexec_lane_thread(w->block, warp, lane, ref);
+			SIM_ASSERT(ref[0] == t[0] && ref[1] == t[1] && ref[2] == t[2]);
 		}
 	}
+#endif
 	x->vars[EXPR_BX] = (int64_t)(block % w->grid[0]);
 	x->vars[EXPR_BY] = (int64_t)(block / w->grid[0] % w->grid[1]);
 	x->vars[EXPR_BZ] = (int64_t)(block / ((uint64_t)w->grid[0] * w->grid[1]));
@@ -177,7 +187,7 @@ static bool affine_addrs(struct wexec *x, const struct workload_op *op,
 			 const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr)
 {
 	uint64_t e0, c[3];
-	uint32_t lane, d, last = 0;
+	uint32_t lane, d, t[3], last[3];
 
 	x->vars[EXPR_TX] = x->vars[EXPR_TY] = x->vars[EXPR_TZ] = 0;
 	e0 = (uint64_t)expr_eval(op->index, x->vars, ctx);
@@ -190,48 +200,45 @@ static bool affine_addrs(struct wexec *x, const struct workload_op *op,
 		x->err_op = op;
 		return false;
 	}
-	for (lane = 0; lane < WEXEC_LANES; lane++) {
+	memcpy(t, x->tid0, sizeof t);
+	memcpy(last, x->tid0, sizeof last);
+	for (lane = 0; lane < WEXEC_LANES; lane++, lane_step(x, t)) {
 		int64_t idx;
 
 		if (!(x->active & (1u << lane)))
 			continue;
-		last = lane;
-		idx = (int64_t)(e0 + (uint64_t)x->tid[lane][0] * c[0] +
-				(uint64_t)x->tid[lane][1] * c[1] + (uint64_t)x->tid[lane][2] * c[2]);
+		memcpy(last, t, sizeof last);
+		idx = (int64_t)(e0 + (uint64_t)t[0] * c[0] + (uint64_t)t[1] * c[1] +
+				(uint64_t)t[2] * c[2]);
 		if (idx < 0 || (uint64_t)idx >= a->elems) {
 			snprintf(ctx->msg, sizeof ctx->msg, "index %lld is outside %s[0..%llu)",
 				 (long long)idx, a->name, (unsigned long long)a->elems);
 			ctx->error = true;
 			x->err_op = op;
-			x->vars[EXPR_TX] = x->tid[lane][0];
-			x->vars[EXPR_TY] = x->tid[lane][1];
-			x->vars[EXPR_TZ] = x->tid[lane][2];
+			set_thread(x, t);
 			return false;
 		}
 		addr[lane] = a->base + (uint64_t)idx * a->elem_bytes;
 	}
 	/* as the lane-by-lane walk leaves them */
-	x->vars[EXPR_TX] = x->tid[last][0];
-	x->vars[EXPR_TY] = x->tid[last][1];
-	x->vars[EXPR_TZ] = x->tid[last][2];
+	set_thread(x, last);
 	return true;
 }
 
 bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct workload_array *a,
 		 struct expr_ctx *ctx, addr_t *addr)
 {
-	uint32_t lane;
+	uint32_t lane, t[3];
 
 	if (op->index_affine && x->active != 0)
 		return affine_addrs(x, op, a, ctx, addr);
-	for (lane = 0; lane < WEXEC_LANES; lane++) {
+	memcpy(t, x->tid0, sizeof t);
+	for (lane = 0; lane < WEXEC_LANES; lane++, lane_step(x, t)) {
 		int64_t idx;
 
 		if (!(x->active & (1u << lane)))
 			continue;
-		x->vars[EXPR_TX] = x->tid[lane][0];
-		x->vars[EXPR_TY] = x->tid[lane][1];
-		x->vars[EXPR_TZ] = x->tid[lane][2];
+		set_thread(x, t);
 		idx = expr_eval(op->index, x->vars, ctx);
 		if (ctx->error) {
 			x->err_op = op;

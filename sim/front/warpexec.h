@@ -36,7 +36,11 @@ struct wexec {
 	uint32_t depth;
 	uint32_t active;                   /* bit i: lane i is a thread of the block */
 	int64_t vars[WORKLOAD_NVARS];
-	uint32_t tid[WEXEC_LANES][3];
+	/* Lane 0's thread (tx, ty, tz); lane k's is k threads on in the block's shape bdim (the
+	 * lanes' ids are counted on when needed, not stored: 32 of them were six host cache lines
+	 * a warp, read cold at each memory instruction). */
+	uint32_t tid0[3];
+	uint32_t bdim[3];
 	const struct workload_op *err_op;  /* the op whose expression failed */
 };
 

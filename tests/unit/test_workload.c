@@ -480,6 +480,68 @@ static void test_chase_shared_cycle(void **state)
 	workload_free(w4);
 }
 
+/* Every lane's address is its own thread's, for block shapes whose rows and planes are shorter,
+ * as long as or longer than a warp (wexec_start keeps lane 0's thread and the lanes count on from
+ * it): through the affine index and through the lane-by-lane one, and both leave the last active
+ * lane's thread in tx, ty, tz. */
+static void test_lane_threads(void **state)
+{
+	static const uint32_t shapes[][3] = {
+		{ 3, 5, 7 }, { 1, 1, 64 }, { 32, 1, 1 }, { 5, 2, 9 }, { 7, 1, 3 }, { 2, 3, 1 },
+		{ 33, 2, 1 }, { 1, 40, 2 },
+	};
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+		char ov[3][32];
+		const char *const ovr[3] = { ov[0], ov[1], ov[2] };
+		struct workload *w;
+		uint64_t threads;
+		uint32_t warp, nwarps;
+
+		snprintf(ov[0], sizeof ov[0], "x=%u", shapes[k][0]);
+		snprintf(ov[1], sizeof ov[1], "y=%u", shapes[k][1]);
+		snprintf(ov[2], sizeof ov[2], "z=%u", shapes[k][2]);
+		w = load_ok("tests/data/workload/lanes.wl", ovr, 3);
+		assert_true(w->body[0].index_affine);
+		assert_false(w->body[1].index_affine);
+		threads = (uint64_t)shapes[k][0] * shapes[k][1] * shapes[k][2];
+		nwarps = (uint32_t)((threads + WEXEC_LANES - 1) / WEXEC_LANES);
+		for (warp = 0; warp < nwarps; warp++) {
+			struct expr_ctx ctx = { 0 };
+			struct wexec x;
+			int op;
+
+			wexec_start(&x, w, 0, warp, &ctx);
+			for (op = 0; op < 2; op++) {
+				addr_t addr[WEXEC_LANES];
+				uint32_t lane, t[3], last[3] = { 0, 0, 0 };
+
+				assert_ptr_equal(wexec_op(&x), &w->body[op]);
+				assert_true(wexec_addrs(&x, &w->body[op], &w->arrays[0], &ctx, addr));
+				for (lane = 0; lane < WEXEC_LANES; lane++) {
+					bool live = wexec_lane_thread(w->block, warp, lane, t);
+
+					assert_int_equal(live, (x.active >> lane) & 1);
+					if (!live)
+						continue;
+					assert_int_equal(addr[lane], w->arrays[0].base + t[0] +
+									 1000ull * t[1] +
+									 1000000ull * t[2]);
+					memcpy(last, t, sizeof last);
+				}
+				assert_int_equal(x.vars[EXPR_TX], last[0]);
+				assert_int_equal(x.vars[EXPR_TY], last[1]);
+				assert_int_equal(x.vars[EXPR_TZ], last[2]);
+				wexec_next(&x, &ctx);
+				assert_false(ctx.error);
+			}
+		}
+		workload_free(w);
+	}
+}
+
 static void test_missing_file(void **state)
 {
 	struct sim_err err;
@@ -498,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_stream_copy),
 		cmocka_unit_test(test_pointer_chase),
 		cmocka_unit_test(test_chase_shared_cycle),
+		cmocka_unit_test(test_lane_threads),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_overrides),
