@@ -162,6 +162,54 @@ static const char *tree(struct cache *c, uint32_t set)
  */
 
 /* 4 sets x 2 ways, linear: line n is in set n % 4. */
+/* cache_fill_at, given the index cache_line_at names for the line's set and way (a line miss:
+ * cache_allocate's way; a sector miss: the lookup's), leaves each line as cache_fill does. */
+static void test_fill_at(void **state)
+{
+	struct cache *a = mk(2, CACHE_INDEX_LINEAR, CACHE_REPL_LRU, 1);
+	struct cache *b = mk(2, CACHE_INDEX_LINEAR, CACHE_REPL_LRU, 1);
+	struct cache_line_info la, lb;
+	uint32_t n;
+
+	(void)state;
+	for (n = 0; n < 8; n++) {
+		struct cache_lookup lk = probe(b, L(n), 0xf, NULL);
+		int way;
+
+		assert_int_equal(lk.outcome, CACHE_LINE_MISS);
+		way = alloc(b, L(n), 0x5, NULL);
+		assert_int_equal(alloc(a, L(n), 0x5, NULL), way);
+		assert_int_equal(probe(b, L(n), 0x5, NULL).way, way);
+		fill(a, L(n), 0x1);
+		cache_fill_at(b, cache_line_at(b, lk.set, (uint32_t)way), L(n), 0x1);
+		cache_check(b);
+	}
+	/* the lines' other pending sector, then a sector miss on a present line */
+	for (n = 0; n < 8; n++) {
+		struct cache_lookup lk = probe(b, L(n), 0x2, NULL);
+
+		assert_int_equal(lk.outcome, CACHE_SECTOR_MISS);
+		fill(a, L(n), 0x4);
+		cache_fill_at(b, cache_line_at(b, lk.set, (uint32_t)lk.way), L(n), 0x4);
+		reserve(a, L(n), 0x2);
+		reserve(b, L(n), 0x2);
+		fill(a, L(n), 0x2);
+		cache_fill_at(b, cache_line_at(b, lk.set, (uint32_t)lk.way), L(n), 0x2);
+		cache_check(b);
+		assert_true(cache_line(a, L(n), &la));
+		assert_true(cache_line(b, L(n), &lb));
+		assert_int_equal(la.way, lb.way);
+		assert_int_equal(lb.valid, 0x7);
+		assert_int_equal(lb.pending, 0);
+		assert_int_equal(la.valid, lb.valid);
+		assert_int_equal(la.pending, lb.pending);
+	}
+	expect_assert_failure(cache_line_at(b, 4, 0)); /* 4 sets */
+	expect_assert_failure(cache_line_at(b, 0, 2)); /* 2 ways */
+	cache_destroy(a);
+	cache_destroy(b);
+}
+
 static void test_hit_miss_sequence(void **state)
 {
 	struct cache *c = mk(2, CACHE_INDEX_LINEAR, CACHE_REPL_LRU, 1);
@@ -1183,6 +1231,7 @@ static void test_contract(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fill_at),
 		cmocka_unit_test(test_hit_miss_sequence),
 		cmocka_unit_test(test_lru_vs_fifo),
 		cmocka_unit_test(test_random_deterministic),
