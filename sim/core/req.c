@@ -85,7 +85,11 @@ void req_enter(struct mem_req *r, enum mem_stage s, tick_t now)
 	SIM_ASSERT(r->stage != REQ_STAGE_FREE); /* use after free */
 	SIM_ASSERT((unsigned)s < MEM_STAGE_COUNT);
 	SIM_ASSERT(s > r->stage);
+#ifdef SIM_DEBUG
+	/* The debug build's only: the last stage's stamp is seldom in the host's caches when the
+	 * next stage comes (in a copy this check was 4% of the run's last-level misses). */
 	SIM_ASSERT(now >= r->stamp[r->stage]);
+#endif
 	r->stamp[s] = now;
 	r->stage = s;
 }

@@ -82,7 +82,8 @@ const char *mem_req_type_name(enum mem_req_type t);
 /* Zeroes r (id 0) and stamps stage CREATED at now, the other stages TICK_NEVER: a request
  * not from a pool (req_alloc uses it too), such as one an L2 slice embeds to read from its twin. */
 void req_init(struct mem_req *r, tick_t now);
-/* Stamps stage s at tick now. SIM_ASSERT that s comes after r->stage. */
+/* Stamps stage s at tick now. SIM_ASSERT that s comes after r->stage, and (the debug build
+ * only: the check reads a stamp seldom in the host's caches) that now is not before its stamp. */
 void req_enter(struct mem_req *r, enum mem_stage s, tick_t now);
 /* Ticks between two stamped stages; SIM_ASSERT both were entered. */
 tick_t req_stage_delta(const struct mem_req *r, enum mem_stage from, enum mem_stage to);
