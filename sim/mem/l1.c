@@ -780,6 +780,7 @@ static void l1_tick(void *unit, cycle_t now)
 {
 	struct l1 *l1 = unit;
 
+	level_replyq_prefetch(&l1->rq, now);
 	l1_fill_in(l1, now);
 	l1_fill_port(l1, now);
 	l1_lookups(l1, now);

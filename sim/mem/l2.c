@@ -999,6 +999,8 @@ static void l2_tick(void *unit, cycle_t now)
 {
 	struct l2 *l2 = unit;
 
+	level_replyq_prefetch(&l2->rq, now);
+	level_replyq_prefetch(&l2->aq, now);
 	l2_fill_port(l2, now);
 	l2_lookups(l2, now);
 	l2_drain(l2, now);
