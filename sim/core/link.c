@@ -50,8 +50,6 @@ struct link {
 	uint32_t count;
 	bool producer_waiting;
 	link_key_fn *key_fn;  /* link_set_key: computed at push, read by link_keys_visible */
-	link_hint_fn *hint;   /* link_set_hint: called at push */
-	void *hint_ctx;
 	uint64_t *watch;      /* link_set_watch: the consumer's bitmap, and this link's bit */
 	uint32_t watch_bit;
 	struct link_stats st;
@@ -104,12 +102,6 @@ void link_set_consumer(struct link *l, struct clock_unit *consumer)
 	/* Items pushed before the consumer existed woke nobody: wake it for the head. */
 	if (consumer != NULL && l->count > 0)
 		clock_wake_at(consumer, l->ring[l->head].ready);
-}
-
-void link_set_hint(struct link *l, link_hint_fn *fn, void *ctx)
-{
-	l->hint = fn;
-	l->hint_ctx = ctx;
 }
 
 void link_set_key(struct link *l, link_key_fn *fn)
@@ -174,8 +166,6 @@ void link_push(struct link *l, void *item)
 	s->item = item;
 	s->ready = clock_cycle(l->clk) + l->latency;
 	s->key = l->key_fn != NULL ? l->key_fn(item) : 0;
-	if (l->hint != NULL)
-		l->hint(l->hint_ctx, item);
 	l->count++;
 	if (l->watch != NULL)
 		l->watch[l->watch_bit / 64] |= 1ull << (l->watch_bit % 64);

@@ -56,12 +56,6 @@ void link_set_consumer(struct link *l, struct clock_unit *consumer);
  * theirs now. */
 typedef uint32_t link_key_fn(const void *item);
 void link_set_key(struct link *l, link_key_fn *fn);
-/* A hint to the consumer, called with each item as it is pushed: a consumer that will look the
- * item up when it becomes visible, cycles later, can start loading into the host's caches what
- * that lookup reads (a prefetch). It must change no state: the simulation is the same with or
- * without it. NULL: none. */
-typedef void link_hint_fn(void *ctx, const void *item);
-void link_set_hint(struct link *l, link_hint_fn *fn, void *ctx);
 /* The keys and ready cycles of the items visible at cycle now (the consumer's current cycle,
  * which the caller has at hand: SIM_ASSERT in the debug build), head first, from the one from
  * places behind the head (the caller has those before it) into keys[from..] and ready[from..]

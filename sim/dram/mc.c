@@ -864,10 +864,6 @@ static void port_done(struct mc *m, const struct ent *e)
 		if (++sh->reads_done == sh->lose_read)
 			return;
 	}
-	/* The requester reads its context when the link hands it over, a few cycles on; the
-	 * context was last touched when the access was sent, long before, and is out of the host's
-	 * caches by now. A hint, never a fault: nothing is read here. */
-	__builtin_prefetch(e->a.ctx);
 	link_push(m->ports[e->a.port].done, e->a.ctx);
 }
 

@@ -927,16 +927,6 @@ void cache_reserve(struct cache *c, addr_t addr, uint32_t sectors)
 	l->pending |= (uint8_t)sectors;
 }
 
-void cache_prefetch(const struct cache *c, addr_t addr)
-{
-	uint64_t line = addr >> c->line_shift;
-
-	if (c->hx != NULL)
-		__builtin_prefetch(&c->hx[hx_home(c, line)]);
-	else
-		__builtin_prefetch(&c->keys[line_idx(c, set_of_line(c, line), 0)]);
-}
-
 uint32_t cache_line_at(const struct cache *c, uint32_t set, uint32_t way)
 {
 	SIM_ASSERT(set < c->g.sets && way < c->g.assoc && c->nlines <= UINT32_MAX);

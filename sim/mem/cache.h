@@ -250,9 +250,6 @@ void cache_reserve(struct cache *c, addr_t addr, uint32_t sectors);
  * under their written bytes), and stop pending. Sectors need not have been pending (fills of an
  * allocate-on-fill cache); filling a valid sector changes nothing. */
 void cache_fill(struct cache *c, addr_t addr, uint32_t sectors);
-/* Starts loading into the host's caches what a lookup of addr reads first (the set's tags, or
- * the hash index's home slot): a prefetch, nothing changes. */
-void cache_prefetch(const struct cache *c, addr_t addr);
 /* The index of the line in way `way` of set `set`: where the line stays while it is present. */
 uint32_t cache_line_at(const struct cache *c, uint32_t set, uint32_t way);
 /* cache_fill of the line at index i (cache_line_at), which must hold addr's line (checked by the

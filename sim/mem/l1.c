@@ -288,17 +288,6 @@ static addr_t line_addr(const struct l1 *l1, addr_t a)
 	return a & ~(addr_t)(l1->g->line_bytes - 1);
 }
 
-/* The input and fill links' hint (link_set_hint): the set's tags and the MSHR's slot for a
- * request's line, which its lookup or fill reads, start loading when the request is pushed. */
-static void in_hint(void *ctx, const void *item)
-{
-	const struct l1 *l1 = ctx;
-	addr_t line = line_addr(l1, ((const struct mem_req *)item)->addr);
-
-	cache_prefetch(l1->c, line);
-	mshr_prefetch(l1->m, line);
-}
-
 static uint32_t mq_free(const struct l1 *l1)
 {
 	return l1->p.miss_queue - l1->mq_n;
@@ -780,7 +769,6 @@ static void l1_tick(void *unit, cycle_t now)
 {
 	struct l1 *l1 = unit;
 
-	level_replyq_prefetch(&l1->rq, now);
 	l1_fill_in(l1, now);
 	l1_fill_port(l1, now);
 	l1_lookups(l1, now);
@@ -868,8 +856,6 @@ struct l1 *l1_create(const struct l1_params *p, uint32_t sm, struct clock *clk, 
 		l1->bank_mask = p->data_banks - 1;
 	snprintf(name, sizeof name, "%s.mshr", l1->prefix);
 	l1->m = mshr_create(&p->mshr, l1->g->line_bytes, l1->g->sector_bytes, st, name);
-	link_set_hint(in, in_hint, l1);
-	link_set_hint(fill_in, in_hint, l1); /* a fill finds its line and MSHR entry the same way */
 	l1->mq = xcalloc(p->miss_queue, sizeof *l1->mq);
 	/* Every miss in flight holds at least one new sector in flight in the MSHR. */
 	l1->fq_cap = p->mshr.entries *

@@ -413,8 +413,6 @@ static void set_mcs(struct l2 *l2, struct mc *const *mcs, const uint32_t *ports,
 	}
 }
 
-static void in_hint(void *ctx, const void *item);
-
 void l2_set_dram(struct l2 *l2, struct mc *const *mcs, const uint32_t *ports,
 		 const struct addrmap *map)
 {
@@ -437,7 +435,6 @@ void l2_set_far(struct l2 *l2, struct link *far_in, struct link *far_fill_in,
 		   twin_fill_in != NULL && home != NULL && part_slices >= 1);
 	SIM_ASSERT(l2->id >= part_base && l2->id < part_base + part_slices);
 	l2->far_in = far_in;
-	link_set_hint(far_in, in_hint, l2);
 	l2->far_fill_in = far_fill_in;
 	l2->twin_in = twin_in;
 	/* replies to the twin's reads: sized as rq */
@@ -503,17 +500,6 @@ static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool pa
 static addr_t line_addr(const struct l2 *l2, addr_t a)
 {
 	return a & ~(addr_t)(l2->g->line_bytes - 1);
-}
-
-/* The input links' hint (link_set_hint): a request pushed now is looked up cycles later, when
- * the set's tags and the MSHR's slot for its line would otherwise be read from cold memory. */
-static void in_hint(void *ctx, const void *item)
-{
-	const struct l2 *l2 = ctx;
-	addr_t line = line_addr(l2, ((const struct mem_req *)item)->addr);
-
-	cache_prefetch(l2->c, line);
-	mshr_prefetch(l2->m, line);
 }
 
 enum cover { COVER_NONE, COVER_PART, COVER_ALL };
@@ -999,8 +985,6 @@ static void l2_tick(void *unit, cycle_t now)
 {
 	struct l2 *l2 = unit;
 
-	level_replyq_prefetch(&l2->rq, now);
-	level_replyq_prefetch(&l2->aq, now);
 	l2_fill_port(l2, now);
 	l2_lookups(l2, now);
 	l2_drain(l2, now);
@@ -1089,7 +1073,6 @@ struct l2 *l2_create(const struct l2_params *p, uint32_t id, struct clock *clk, 
 	l2->g = cache_geom(l2->c);
 	snprintf(name, sizeof name, "%s.mshr", l2->prefix);
 	l2->m = mshr_create(&p->mshr, l2->g->line_bytes, l2->g->sector_bytes, st, name);
-	link_set_hint(in, in_hint, l2);
 	l2->mq = xcalloc(p->miss_queue, sizeof *l2->mq);
 	/* Never full while reply_out keeps up (level.h). */
 	level_replyq_init(&l2->rq, (p->lookups_per_cycle + p->fills_per_cycle) *

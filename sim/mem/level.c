@@ -278,23 +278,6 @@ bool level_reply(struct level_replyq *q, struct mem_req *r, cycle_t now, tick_t 
 	return true;
 }
 
-/* At most this many replies' requests are prefetched a cycle (level_replyq_prefetch). */
-#define LEVEL_REPLY_AHEAD 4u
-
-void level_replyq_prefetch(const struct level_replyq *q, cycle_t now)
-{
-	uint32_t i;
-
-	for (i = 0; i < q->n && i < LEVEL_REPLY_AHEAD; i++) {
-		const struct level_reply *s = &q->slots[ring_at(q->head, i, q->cap)];
-
-		if (s->ready > now)
-			break;
-		__builtin_prefetch(&s->chain->merged);
-		__builtin_prefetch(&s->chain->stamp[q->access]);
-	}
-}
-
 bool level_replyq_send(struct level_replyq *q, cycle_t now, tick_t period, uint64_t *replies,
 		       uint64_t *reply_stalls, uint64_t *inside)
 {

@@ -197,10 +197,6 @@ cycle_t level_replyq_next(const struct level_replyq *q);
  */
 bool level_reply(struct level_replyq *q, struct mem_req *r, cycle_t now, tick_t period,
 		 uint64_t *replies, uint64_t *reply_stalls, uint64_t *inside);
-/* Starts loading into the host's caches the first request of each slot due at cycle now (the
- * first few): they were last touched when they were queued, a hit latency ago. For the start of
- * the level's tick, so that the loads overlap its fills and lookups; a hint, nothing changes. */
-void level_replyq_prefetch(const struct level_replyq *q, cycle_t now);
 /* Pushes every due slot's requests, in order, until out refuses one. Returns false if it did
  * (the rest wait; q->blocked). */
 bool level_replyq_send(struct level_replyq *q, cycle_t now, tick_t period, uint64_t *replies,

@@ -455,11 +455,6 @@ enum mshr_result mshr_probe(const struct mshr *m, addr_t addr, uint32_t need, ui
 	return res;
 }
 
-void mshr_prefetch(const struct mshr *m, addr_t addr)
-{
-	__builtin_prefetch(&m->slots[home_slot(m, line_of(m, addr))]);
-}
-
 bool mshr_can_add(const struct mshr *m, addr_t addr, uint32_t need)
 {
 	enum mshr_result res = mshr_probe(m, addr, need, NULL);

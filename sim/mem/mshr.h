@@ -106,9 +106,6 @@ void mshr_destroy(struct mshr *m);
 /* What mshr_add(m, r, need, fetch) would return for a request for line addr; pure (no stats,
  * no change). fetch may be NULL. need: non-empty mask of sectors of the line (SIM_ASSERT). */
 enum mshr_result mshr_probe(const struct mshr *m, addr_t addr, uint32_t need, uint32_t *fetch);
-/* Starts loading into the host's caches the table slot a lookup of line addr reads first: a
- * prefetch, nothing changes. */
-void mshr_prefetch(const struct mshr *m, addr_t addr);
 /* True if mshr_add would accept the request (any result but MSHR_FULL and MSHR_MERGE_FULL). */
 bool mshr_can_add(const struct mshr *m, addr_t addr, uint32_t need);
 /* Files r as waiting for sectors `need` of line r->addr (any address in the line). On an

@@ -309,56 +309,6 @@ static void test_keys(void **state)
 	eventq_destroy(q);
 }
 
-/* link_set_hint's function: the items it was called with, in order, and its context. */
-struct hints {
-	uint32_t n;
-	uint32_t items[8];
-	const void *ctx;
-};
-
-static void record_hint(void *ctx, const void *item)
-{
-	struct hints *h = ctx;
-
-	h->ctx = ctx;
-	h->items[h->n++ % 8] = ITEM_NO(item);
-}
-
-/* The hint is called once for each item pushed (link_push and an accepted link_try_push), with
- * its context, at the push; not for a refused push, not at a pop; and the link works as
- * without it. */
-static void test_hint(void **state)
-{
-	struct eventq *q = eventq_create();
-	struct clock *c = clock_create(q, "c", 10);
-	struct link *l = link_create("l", 2, 1, c, NULL);
-	struct hints h = { 0 };
-
-	(void)state;
-	link_push(l, ITEM(1)); /* before the hint: not seen */
-	link_set_hint(l, record_hint, &h);
-	assert_true(link_try_push(l, ITEM(2)));
-	assert_int_equal(h.n, 1);
-	assert_int_equal(h.items[0], 2);
-	assert_ptr_equal(h.ctx, &h);
-	assert_false(link_try_push(l, ITEM(3))); /* full */
-	assert_int_equal(h.n, 1);
-	advance_to(q, 10);
-	assert_int_equal(ITEM_NO(link_pop(l)), 1);
-	assert_int_equal(h.n, 1);
-	link_push(l, ITEM(4));
-	assert_int_equal(h.n, 2);
-	assert_int_equal(h.items[1], 4);
-	assert_int_equal(ITEM_NO(link_pop(l)), 2);
-	link_set_hint(l, NULL, NULL);
-	link_push(l, ITEM(5));
-	assert_int_equal(h.n, 2);
-	link_check(l);
-	link_destroy(l);
-	clock_destroy(c);
-	eventq_destroy(q);
-}
-
 static void test_dump(void **state)
 {
 	struct eventq *q = eventq_create();
@@ -652,7 +602,6 @@ int main(void)
 		cmocka_unit_test(test_ring_wrap),
 		cmocka_unit_test(test_pop_at),
 		cmocka_unit_test(test_keys),
-		cmocka_unit_test(test_hint),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_contract),
 		cmocka_unit_test(test_consumer_woken_at_ready),
