@@ -245,6 +245,7 @@ struct l2_acc {
 	uint32_t ch;              /* index in mcs[] of the controller it goes to */
 	uint32_t sector;          /* index in the line (reads) */
 	uint32_t line_at;         /* reads: the line's index in the slice's cache (cache_line_at) */
+	uint32_t mshr_rec;        /* reads: the line's MSHR record (mshr_record) */
 	bool is_write, partial;
 	bool remote;              /* a read of a sector homed in the far partition (l2_set_far) */
 	enum l2_acc_state state;
@@ -539,10 +540,11 @@ static void writeback_victim(struct l2 *l2, const struct cache_line_info *v)
 	}
 }
 
-/* The reads of the sectors of fetch of line, reserved at index at of the cache. */
+/* The reads of the sectors of fetch of line, reserved at index at of the cache and in flight in
+ * the MSHR. */
 static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch, uint32_t at)
 {
-	uint32_t s;
+	uint32_t s, rec = fetch != 0 ? mshr_record(l2->m, line) : UINT32_MAX;
 
 	for (s = 0; s < l2->g->sectors; s++) {
 		if ((fetch >> s) & 1) {
@@ -551,6 +553,7 @@ static void queue_reads(struct l2 *l2, addr_t line, uint32_t fetch, uint32_t at)
 
 			a->sector = s;
 			a->line_at = at;
+			a->mshr_rec = rec;
 			if (!a->remote)
 				l2->st.dram_reads++;
 		}
@@ -750,7 +753,8 @@ static void fill_one(struct l2 *l2, struct l2_acc *a, cycle_t now)
 	SIM_ASSERT(a->owner == l2 && a->state == ACC_AT_MC && !a->is_write);
 	/* the line stays where the miss reserved it: no tag walk over cold sets */
 	cache_fill_at(l2->c, a->line_at, line, 1u << a->sector);
-	chain = mshr_fill(l2->m, line, 1u << a->sector);
+	/* and its MSHR record where the miss left it: no table slot read from cold memory */
+	chain = mshr_fill_at(l2->m, a->mshr_rec, line, 1u << a->sector);
 	for (r = chain; r != NULL; r = next) {
 		next = r->merged;
 		req_enter(r, MEM_STAGE_L2_FILL, clock_tick_of(l2->clk, now));

@@ -510,16 +510,35 @@ enum mshr_result mshr_add(struct mshr *m, struct mem_req *r, uint32_t need, uint
 	return res;
 }
 
+uint32_t mshr_record(const struct mshr *m, addr_t addr)
+{
+	uint32_t rec = find(m, line_of(m, addr));
+
+	return rec == NIL ? UINT32_MAX : rec;
+}
+
 struct mem_req *mshr_fill(struct mshr *m, addr_t addr, uint32_t sectors)
 {
 	uint32_t rec = find(m, line_of(m, addr));
+
+	if (rec == NIL)
+		return NULL;
+	return mshr_fill_at(m, rec, addr, sectors);
+}
+
+struct mem_req *mshr_fill_at(struct mshr *m, uint32_t rec, addr_t addr, uint32_t sectors)
+{
 	struct mem_req *head = NULL, *tail = NULL;
 	struct mshr_line *e;
 	uint32_t got, s, cur, prev;
 	uint16_t *cnt;
 
-	if (rec == NIL)
-		return NULL;
+	SIM_ASSERT(rec < m->p.entries);
+#ifdef SIM_DEBUG
+	SIM_ASSERT(find(m, line_of(m, addr)) == rec);
+#else
+	(void)addr;
+#endif
 	e = &m->lines[rec];
 	got = sectors & e->pending;
 	if (got == 0)

@@ -118,6 +118,13 @@ enum mshr_result mshr_add(struct mshr *m, struct mem_req *r, uint32_t need, uint
  * if none); they are the caller's again. Sectors not in flight are ignored. An entry is freed
  * when none of its sectors is in flight any more; requests still missing sectors stay. */
 struct mem_req *mshr_fill(struct mshr *m, addr_t addr, uint32_t sectors);
+/* The index of line addr's record while anything of it is in flight (it stays the line's until
+ * its last sector is filled), or UINT32_MAX. */
+uint32_t mshr_record(const struct mshr *m, addr_t addr);
+/* mshr_fill of line addr, whose record is rec (mshr_record's while the sectors were in flight;
+ * checked by the debug build only): no table lookup. For a fill that comes long after its miss,
+ * when the table's slot would be read from cold memory. */
+struct mem_req *mshr_fill_at(struct mshr *m, uint32_t rec, addr_t addr, uint32_t sectors);
 
 /* Sectors of the line holding addr that are in flight (0: no entry). */
 uint32_t mshr_pending(const struct mshr *m, addr_t addr);

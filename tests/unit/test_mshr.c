@@ -319,6 +319,46 @@ static void test_partial_fills(void **state)
 	mshr_destroy(m);
 }
 
+/* mshr_record names each line's record while anything of it is in flight (UINT32_MAX otherwise),
+ * and mshr_fill_at at that record returns what mshr_fill would, on a twin MSHR given the same
+ * requests; the record stays the line's until its last sector is filled. */
+static void test_fill_at(void **state)
+{
+	struct mshr_params p = params(8, 4, MSHR_GRAN_SECTOR);
+	struct mshr *a = mshr_create(&p, LINE, SECTOR, NULL, NULL);
+	struct mshr *b = mshr_create(&p, LINE, SECTOR, NULL, NULL);
+	struct mem_req ra[3], rb[3];
+	uint32_t rec0, rec1;
+
+	(void)state;
+	reqs_init(ra, 3, 0x4000);
+	reqs_init(rb, 3, 0x4000);
+	ra[2].addr = rb[2].addr = 0x8000;
+	assert_int_equal(mshr_record(b, 0x4000), UINT32_MAX);
+	add_expect(a, &ra[0], 0x3, MSHR_NEW, 0x3);
+	add_expect(b, &rb[0], 0x3, MSHR_NEW, 0x3);
+	add_expect(a, &ra[1], 0x2, MSHR_MERGED, 0);
+	add_expect(b, &rb[1], 0x2, MSHR_MERGED, 0);
+	add_expect(a, &ra[2], 0x1, MSHR_NEW, 0x1);
+	add_expect(b, &rb[2], 0x1, MSHR_NEW, 0x1);
+	rec0 = mshr_record(b, 0x4000);
+	rec1 = mshr_record(b, 0x8020); /* any address in the line */
+	assert_true(rec0 < 8 && rec1 < 8 && rec0 != rec1);
+	assert_null(mshr_fill(a, 0x4000, 0x1));
+	assert_null(mshr_fill_at(b, rec0, 0x4000, 0x1));
+	mshr_check(b);
+	assert_int_equal(mshr_record(b, 0x4000), rec0);
+	assert_chain(mshr_fill(a, 0x4000, 0x2), (const uint64_t[]){ 1, 2, 0 });
+	assert_chain(mshr_fill_at(b, rec0, 0x4000, 0x2), (const uint64_t[]){ 1, 2, 0 });
+	assert_int_equal(mshr_record(b, 0x4000), UINT32_MAX); /* freed with its last sector */
+	assert_chain(mshr_fill_at(b, rec1, 0x8000, 0x1), (const uint64_t[]){ 3, 0 });
+	assert_true(mshr_is_empty(b));
+	mshr_check(b);
+	expect_assert_failure(mshr_fill_at(b, 8, 0x8000, 0x1)); /* 8 records */
+	mshr_destroy(a);
+	mshr_destroy(b);
+}
+
 /* Waiters come back in arrival order whatever order their sectors complete in; the chain is
  * written fresh (stale ->merged values do not leak). */
 static void test_fill_order(void **state)
@@ -753,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_line_sequence),
 		cmocka_unit_test(test_partial_fills),
 		cmocka_unit_test(test_fill_order),
+		cmocka_unit_test(test_fill_at),
 		cmocka_unit_test(test_refetch_after_fill),
 		cmocka_unit_test(test_entry_reuse),
 		cmocka_unit_test(test_waiter_pool_growth),
