@@ -7,14 +7,20 @@
 # minutes; these counts do not (they undercount divisions and cache misses, so they complement
 # bench/speed.py's CPU seconds, they do not replace them). A benchmark: it prints figures and
 # checks nothing.
-#   usage: bench/instructions.sh OLD_GMSIM NEW_GMSIM   (from the source folder; needs valgrind)
+#   usage: bench/instructions.sh [--misses] OLD_GMSIM NEW_GMSIM   (from the source folder; needs
+#          valgrind)
+# --misses: instead of the branches, the data reads that miss a simulated 48 KB 12-way first level
+# and a 2 MB 16-way second (this machine's L1d and L2 per core): where a full-GPU run's time goes
+# that its instructions do not show (cachegrind plays no prefetch, hardware or software).
 # The runs: an A100-class copy of 512 Ki floats, naive transpose n = 256 and a 10 k-load chase;
 # the same copy on the shipped A100-40GB config (whose L1s, as every shipped GPU's, have 4 sets of
 # 128-352 ways); the V100 naive transpose as an Accel-Sim trace (n = 256); 100 k sequential and random 64 B
 # reads on the 16-channel GDDR6 test config and the random ones on the 40-channel HBM2e one.
 # Both binaries run at once (two processes: cachegrind is about 50x slower than a plain run).
 set -u
-[ $# -eq 2 ] || { echo "usage: bench/instructions.sh OLD_GMSIM NEW_GMSIM" >&2; exit 2; }
+misses=0
+[ "${1-}" = --misses ] && { misses=1; shift; }
+[ $# -eq 2 ] || { echo "usage: bench/instructions.sh [--misses] OLD_GMSIM NEW_GMSIM" >&2; exit 2; }
 [ -f configs/default.cfg ] || { echo "instructions.sh: run it from the source folder" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/gmsim-instr.XXXXXX")
@@ -34,6 +40,15 @@ count() {
 	one() {
 		name=$1
 		shift
+		if [ $misses = 1 ]; then
+			valgrind --tool=cachegrind --cache-sim=yes --branch-sim=no \
+				--D1=49152,12,64 --LL=2097152,16,64 \
+				--cachegrind-out-file="$out.$name.cg" "$g" "$@" \
+				>/dev/null 2>&1 || { echo "$name failed" >&2; return; }
+			# events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw
+			echo "$name $(awk '/^summary:/ { print $6, $7; exit }' "$out.$name.cg")" >>"$out"
+			return
+		fi
 		valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes \
 			--cachegrind-out-file="$out.$name.cg" "$g" "$@" \
 			>/dev/null 2>&1 || { echo "$name failed" >&2; return; }
@@ -59,15 +74,20 @@ count() {
 count "$1" "$work/old" &
 count "$2" "$work/new"
 wait
-echo "| run | base | now | base / now | mispredicted, base | now | base / now |"
+if [ $misses = 1 ]; then
+	echo "| run | L1d read misses, base | now | base / now | 2 MB L2 read misses, base | now | base / now |"
+else
+	echo "| run | base | now | base / now | mispredicted, base | now | base / now |"
+fi
 echo "|---|---|---|---|---|---|---|"
 # the name is every field but the last two
 awk 'function m(x,   s) { s = sprintf("%.0f", x / 1e6)
 		while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s)
 		return s " M" }
+     function m2(x) { return x >= 1e7 ? m(x) : sprintf("%.2f M", x / 1e6) }
      function name(   i, s) { s = $1; for (i = 2; i <= NF - 2; i++) s = s " " $i; return s }
      NR == FNR { old[name()] = $(NF - 1); oldb[name()] = $NF; next }
      name() in old {
 	k = name()
-	printf "| %s | %s | %s | %.2f | %.2f M | %.2f M | %.2f |\n", k, m(old[k]), m($(NF - 1)),
-		old[k] / $(NF - 1), oldb[k] / 1e6, $NF / 1e6, oldb[k] / $NF }' "$work/old" "$work/new"
+	printf "| %s | %s | %s | %.2f | %s | %s | %.2f |\n", k, m2(old[k]), m2($(NF - 1)),
+		old[k] / $(NF - 1), m2(oldb[k]), m2($NF), oldb[k] / $NF }' "$work/old" "$work/new"
