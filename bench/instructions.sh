@@ -22,6 +22,13 @@ misses=0
 [ "${1-}" = --misses ] && { misses=1; shift; }
 [ $# -eq 2 ] || { echo "usage: bench/instructions.sh [--misses] OLD_GMSIM NEW_GMSIM" >&2; exit 2; }
 [ -f configs/default.cfg ] || { echo "instructions.sh: run it from the source folder" >&2; exit 2; }
+if [ $misses = 1 ]; then
+	# events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw
+	sim="--cache-sim=yes --branch-sim=no --D1=49152,12,64 --LL=2097152,16,64" cols='$6, $7'
+else
+	# events: Ir Bc Bcm Bi Bim
+	sim="--cache-sim=no --branch-sim=yes" cols='$2, $4'
+fi
 command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/gmsim-instr.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -40,20 +47,10 @@ count() {
 	one() {
 		name=$1
 		shift
-		if [ $misses = 1 ]; then
-			valgrind --tool=cachegrind --cache-sim=yes --branch-sim=no \
-				--D1=49152,12,64 --LL=2097152,16,64 \
-				--cachegrind-out-file="$out.$name.cg" "$g" "$@" \
-				>/dev/null 2>&1 || { echo "$name failed" >&2; return; }
-			# events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw
-			echo "$name $(awk '/^summary:/ { print $6, $7; exit }' "$out.$name.cg")" >>"$out"
-			return
-		fi
-		valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes \
-			--cachegrind-out-file="$out.$name.cg" "$g" "$@" \
+		# $sim: cachegrind's options; $cols: the summary's two columns kept
+		valgrind --tool=cachegrind $sim --cachegrind-out-file="$out.$name.cg" "$g" "$@" \
 			>/dev/null 2>&1 || { echo "$name failed" >&2; return; }
-		# events: Ir Bc Bcm Bi Bim
-		echo "$name $(awk '/^summary:/ { print $2, $4; exit }' "$out.$name.cg")" >>"$out"
+		echo "$name $(awk "/^summary:/ { print $cols; exit }" "$out.$name.cg")" >>"$out"
 	}
 	one "copy n = 512 Ki (A100-class)" run -q -c configs/a100-class.cfg \
 		-w workloads/stream_copy.wl -p n=524288

@@ -112,16 +112,10 @@ void wexec_start(struct wexec *x, const struct workload *w, uint64_t block, uint
 
 	memset(x, 0, sizeof *x);
 	x->active = wexec_warp_mask(threads, warp);
-	{
-		/* lane 0's thread; the others' are counted on from it (lane_step) instead of
-		 * three divisions per lane */
-		uint64_t t0 = (uint64_t)warp * WEXEC_LANES;
-
-		x->tid0[0] = (uint32_t)(t0 % w->block[0]);
-		x->tid0[1] = (uint32_t)(t0 / w->block[0] % w->block[1]);
-		x->tid0[2] = (uint32_t)(t0 / ((uint64_t)w->block[0] * w->block[1]));
-		memcpy(x->bdim, w->block, sizeof x->bdim);
-	}
+	/* lane 0's thread; the others' are counted on from it (lane_step) instead of three
+	 * divisions per lane */
+	(void)wexec_lane_thread(w->block, warp, 0, x->tid0);
+	memcpy(x->bdim, w->block, sizeof x->bdim);
 #ifdef SIM_DEBUG
 	{
 		uint32_t t[3], ref[3], lane;

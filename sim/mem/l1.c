@@ -388,14 +388,15 @@ static enum level_stall try_load_miss(struct l1 *l1, struct mem_req *r, addr_t l
 	struct cache_line_info victim;
 	enum mshr_result res;
 	enum level_stall why;
-	uint32_t fetch, at;
+	uint32_t fetch;
 
 	why = level_miss_probe(l1->m, r, line, lk, &res, &fetch);
 	if (why != LEVEL_STALL_NONE)
 		return why;
 	if (fetch != 0 && mq_free(l1) == 0)
 		return LEVEL_STALL_MISS_QUEUE_FULL;
-	why = level_miss_reserve(l1->c, line, lk, res, fetch, &victim, &at);
+	/* its fill finds the line by lookup (the line's index is the L2's need) */
+	why = level_miss_reserve(l1->c, line, lk, res, fetch, &victim, NULL);
 	if (why != LEVEL_STALL_NONE)
 		return why;
 	SIM_ASSERT(victim.dirty == 0); /* write-through: nothing to write back */

@@ -167,10 +167,12 @@ enum level_stall level_miss_reserve(struct cache *c, addr_t line, const struct c
 		way = cache_allocate(c, line, fetch, victim);
 		if (way < 0)
 			return LEVEL_STALL_NO_LINE;
-		*at = cache_line_at(c, lk->set, (uint32_t)way);
+		if (at != NULL)
+			*at = cache_line_at(c, lk->set, (uint32_t)way);
 	} else if (fetch != 0) {
 		cache_reserve(c, line, fetch);
-		*at = cache_line_at(c, lk->set, (uint32_t)lk->way);
+		if (at != NULL)
+			*at = cache_line_at(c, lk->set, (uint32_t)lk->way);
 	}
 	return LEVEL_STALL_NONE;
 }

@@ -140,8 +140,8 @@ enum level_stall level_miss_probe(struct mshr *m, struct mem_req *r, addr_t line
 /*
  * Then, once the level has room for what the miss sends down: the line's sectors to fetch are
  * reserved, on a line miss by allocating the line (the victim in *victim, for the level to
- * write back or check; LEVEL_STALL_NO_LINE when every way of the set is reserved). *at gets
- * the line's index in the cache (cache_line_at) when it is reserved.
+ * write back or check; LEVEL_STALL_NO_LINE when every way of the set is reserved). *at (if at
+ * is not NULL) gets the line's index in the cache (cache_line_at) when it is reserved.
  */
 enum level_stall level_miss_reserve(struct cache *c, addr_t line, const struct cache_lookup *lk,
 				    enum mshr_result res, uint32_t fetch,
