@@ -198,7 +198,10 @@ struct pcq {
 	/* bound[w][b]: bank b's cached candidate's earliest cycle, as last timed, if it is valid
 	 * for direction w (writes), else 0. A lower bound of its earliest cycle, since commands
 	 * only raise the device's bounds; packed so that a pass skips the banks whose bound is
-	 * still in the future without touching them (bq_set, bq_clear keep it). */
+	 * still in the future without touching them (bq_set, bq_retime, bq_clear keep it). A
+	 * bank with nothing queued in direction w has bound 0 there (the command that took its
+	 * last access cleared it), never a future cycle: a scan of every bank's bound finds the
+	 * soonest of the banks with work without looking at which banks have work. */
 	cycle_t *bound[2];
 	struct dram_bounds db; /* the device's shared bounds, read in place */
 	uint64_t work_rd;     /* bit b: bank b has queued reads */
@@ -540,9 +543,19 @@ static void bq_clear(struct pcq *q, uint32_t bank)
 /* The bank's cached candidate (valid for direction writes) was timed to cycle t. */
 static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
 {
+	SIM_ASSERT((((writes ? q->work_wr : q->work_rd) >> bank) & 1) != 0);
 	q->banks[bank].cand.earliest = t;
 	q->bound[writes][bank] = t;
 	q->bound[!writes][bank] = 0;
+}
+
+/* The cached candidate of the bank, valid for direction writes, was timed again to cycle t
+ * (the other direction's bound stays as bq_set left it). */
+static void bq_retime(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
+{
+	SIM_ASSERT(q->banks[bank].lb_dir == LB_DIR(writes));
+	q->banks[bank].cand.earliest = t;
+	q->bound[writes][bank] = t;
 }
 
 /* Queues e at its bank; arrival is the cycle it reached the controller. */
@@ -1290,7 +1303,7 @@ static void issue(struct mc *m, const struct mc_cand *c, cycle_t now)
 	if (e->a.is_write) {
 		fifo_remove(&b->wr, e);
 		if (b->wr.n == 0)
-			q->work_wr &= ~(1ull << c->bank);
+			q->work_wr &= ~(1ull << c->bank); /* its bounds are 0 (bq_clear above) */
 		if (e->internal)
 			m->internal--;
 		else
@@ -1299,7 +1312,7 @@ static void issue(struct mc *m, const struct mc_cand *c, cycle_t now)
 	} else {
 		fifo_remove(&b->rd, e);
 		if (b->rd.n == 0)
-			q->work_rd &= ~(1ull << c->bank);
+			q->work_rd &= ~(1ull << c->bank); /* its bounds are 0 (bq_clear above) */
 		m->nreads--;
 		fifo_push(&m->rd_done, e);
 	}
@@ -1377,6 +1390,63 @@ static bool serve_writes(struct mc *m)
 	return m->draining || (m->nreads == 0 && m->nwrites + m->internal > 0);
 }
 
+/* The banks of the packed bounds bound[0..nb) that are due at now (a mask: the caller keeps
+ * those with work), lowering *soonest to the earliest bound still in the future. The soonest
+ * is the least of t - (now + 1) in unsigned arithmetic, where a bound that has come wraps
+ * above every future one (and CYCLE_NEVER's): one subtraction and one minimum a bank. */
+static inline uint64_t scan_bounds(const cycle_t *bound, uint32_t nb, cycle_t now,
+				   cycle_t *soonest)
+{
+	const cycle_t next = now + 1, none = CYCLE_NEVER - next;
+	cycle_t least = none;
+	uint64_t due = 0;
+	uint32_t b;
+
+	SIM_ASSERT(now < CYCLE_NEVER - 1);
+	for (b = nb; b-- > 0;) {
+		cycle_t t = bound[b], d = t - next;
+
+		due = due + due + (t < next);
+		least = d < least ? d : least;
+	}
+	if (least < none && least + next < *soonest)
+		*soonest = least + next;
+	return due;
+}
+
+/* Mask work without its four lowest banks: 0 when the banks with work are so few that
+ * visiting them one by one (scan_work) is cheaper than scanning every bank (scan_bounds), as
+ * on a controller a pointer chase or refresh alone keeps busy. */
+static uint64_t few_banks(uint64_t work)
+{
+	work &= work - 1;
+	work &= work - 1;
+	work &= work - 1;
+	return work & (work - 1);
+}
+
+/* The same as scan_bounds over the banks of mask work only, one by one: the held banks left
+ * out while a refresh is owed, and the banks of a controller with few at work (and the debug
+ * build's check of scan_bounds). */
+static inline uint64_t scan_work(const cycle_t *bound, uint64_t work, cycle_t now,
+				 cycle_t *soonest)
+{
+	cycle_t s = *soonest;
+	uint64_t due = 0;
+
+	while (work != 0) {
+		uint32_t b = (uint32_t)__builtin_ctzll(work);
+		cycle_t t = bound[b], later;
+
+		work &= work - 1;
+		due |= (uint64_t)(t <= now) << b;
+		later = t > now ? t : CYCLE_NEVER;
+		s = later < s ? later : s;
+	}
+	*soonest = s;
+	return due;
+}
+
 /* The candidates of pseudo-channel pc: for each bank with work in the direction served or held
  * for refresh, the command it needs next (a refresh once a held bank is closed; the bank's
  * cached candidate while it stands), if it can issue now or (inline ECC) its access has still to
@@ -1397,17 +1467,25 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 	if (q->ref_due < *next)
 		*next = q->ref_due;
 	/* The banks whose cached bound is still in the future only lower next (without branches:
-	 * which way a bank goes is as good as random). */
-	work = (writes ? q->work_wr : q->work_rd) & ~q->held_mask;
-	while (work != 0) {
-		cycle_t t, later;
+	 * which way a bank goes is as good as random). With no bank held and more than four at
+	 * work, every bank's bound in one pass over the packed array, cheaper than visiting the
+	 * banks with work one by one: those with nothing queued this way have bound 0, so they
+	 * come out due (the mask drops them) and never the soonest. */
+	work = writes ? q->work_wr : q->work_rd;
+	if (q->held_mask == 0 && few_banks(work) != 0) {
+		/* 16 banks, the standards' (GDDR6; HBM2 and HBM2e pseudo-channels): unrolled */
+		due = work & (m->s->banks == 16 ? scan_bounds(bound, 16, now, &soonest)
+						: scan_bounds(bound, m->s->banks, now, &soonest));
+#ifdef SIM_DEBUG
+		{
+			cycle_t check = CYCLE_NEVER;
 
-		b = (uint32_t)__builtin_ctzll(work);
-		work &= work - 1;
-		t = bound[b];
-		due |= (uint64_t)(t <= now) << b;
-		later = t > now ? t : CYCLE_NEVER;
-		soonest = later < soonest ? later : soonest;
+			SIM_ASSERT(due == scan_work(bound, work, now, &check));
+			SIM_ASSERT(check == soonest);
+		}
+#endif
+	} else {
+		due = scan_work(bound, work & ~q->held_mask, now, &soonest);
 	}
 	if (soonest < *next)
 		*next = soonest;
@@ -1423,7 +1501,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 		if (bq->lb_dir == LB_DIR(writes) && !held) {
 			cycle_t t = bq_time(m, bq);
 
-			bq_set(q, b, writes, t);
+			bq_retime(q, b, writes, t);
 			if (t > now && !needs_prepare(m, &bq->cand)) {
 				if (t < *next)
 					*next = t;
@@ -1777,9 +1855,12 @@ void mc_check(const struct mc *m)
 			for (i = 0; i < 2; i++) {
 				const struct bankq *bq = &m->pcs[pc].banks[b];
 
-				SIM_ASSERT(m->pcs[pc].bound[i][b] ==
-					   (bq->lb_dir == LB_DIR(i == 1) ? bq->cand.earliest
-										 : 0));
+				uint64_t work = i == 1 ? m->pcs[pc].work_wr : m->pcs[pc].work_rd;
+				cycle_t want = bq->lb_dir == LB_DIR(i == 1) ? bq->cand.earliest : 0;
+
+				SIM_ASSERT(m->pcs[pc].bound[i][b] == want);
+				/* no work that way: no cached candidate either */
+				SIM_ASSERT(((work >> b) & 1) != 0 || want == 0);
 			}
 		}
 		SIM_ASSERT(pend == m->pcs[pc].pending);
