@@ -207,8 +207,6 @@ struct pcq {
 	uint64_t work_rd;     /* bit b: bank b has queued reads */
 	uint64_t work_wr;     /* bit b: bank b has queued writes */
 	uint64_t held_mask;   /* bit b: bank b is held for refresh */
-	uint64_t stood;       /* bit b: bank b's cached candidate stood in the last pass */
-	uint64_t arrived;     /* bit b: an access was queued at bank b since the last scheduling */
 	uint32_t owed;        /* refreshes owed */
 	cycle_t ref_due;      /* cycle the next refresh falls due */
 	uint32_t ref_bank;    /* per-bank: the bank whose turn it is */
@@ -217,6 +215,9 @@ struct pcq {
 	cycle_t busy_since;   /* when pending last went from 0 to 1 */
 	cycle_t bus_free;     /* data bus free from */
 	bool last_write;      /* direction of the last column command */
+	/* the look-ahead's (m->lookahead), after the fields every pass reads */
+	uint64_t stood;       /* bit b: bank b's cached candidate stood in the last pass */
+	uint64_t arrived;     /* bit b: an access was queued at bank b since the last scheduling */
 };
 
 struct ecc_line {
@@ -576,7 +577,8 @@ static void queue_ent(struct mc *m, struct ent *e, cycle_t arrival)
 	e->seq = ++m->seq;
 	e->arrival = arrival;
 	m->queued = true;
-	q->arrived |= 1ull << e->bank;
+	if (m->lookahead)
+		q->arrived |= 1ull << e->bank;
 	bq_clear(q, e->bank);
 	if (q->pending++ == 0)
 		q->busy_since = now;
@@ -1541,7 +1543,8 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 			}
 			SIM_ASSERT(*n < m->ncands_max);
 			m->cands[(*n)++] = bq->cand;
-			q->stood |= 1ull << b;
+			if (m->lookahead)
+				q->stood |= 1ull << b;
 			continue;
 		}
 		if (held && dram_open_row_at(m->dram, pc, b) == DRAM_ROW_NONE) {
@@ -1561,7 +1564,7 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 				if (bq->cand.earliest < *next)
 					*next = bq->cand.earliest;
 				*n = before;
-			} else {
+			} else if (m->lookahead) {
 				q->stood |= 1ull << b;
 			}
 		}
