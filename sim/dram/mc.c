@@ -26,6 +26,10 @@
  *      raise bounds, so that cycle is a lower bound) and then times it exactly from its own bound
  *      and the device's shared bounds, read in place (dram_bounds), without asking the device;
  *   5. sleep until the earliest cycle any candidate, completion or refresh deadline needs.
+ * A pass that issued sleeps past the next cycle when it can tell that nothing could issue then
+ * (after_issue: its candidates timed again after the commands, the banks served given their
+ * next ones); a pass before that cycle only completes, or, when accesses arrived, times their
+ * banks alone (arrivals_only). GDDR6 only (m->lookahead); the debug build checks both.
  *
  * Idle refresh (mc_set_lazy_refresh). A controller with nothing queued, in flight or sent to it
  * would still wake at every refresh deadline: on an idle GPU that was most of the events (a
