@@ -29,7 +29,8 @@
  * A pass that issued sleeps past the next cycle when it can tell that nothing could issue then
  * (after_issue: its candidates timed again after the commands, the banks served given their
  * next ones); a pass before that cycle only completes, or, when accesses arrived, times their
- * banks alone (arrivals_only). GDDR6 only (m->lookahead); the debug build checks both.
+ * banks alone (arrivals_only). Only with one command bus and no inline ECC (m->lookahead); the
+ * debug build checks both.
  *
  * Idle refresh (mc_set_lazy_refresh). A controller with nothing queued, in flight or sent to it
  * would still wake at every refresh deadline: on an idle GPU that was most of the events (a
