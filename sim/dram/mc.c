@@ -388,6 +388,14 @@ static void register_stats(struct mc *m, struct stats *st, const char *prefix)
 	stats_level(st, name, "writes queued", &m->st.wq);
 }
 
+/* Where the look-ahead applies: not with inline ECC (a candidate may have its pre-ops to
+ * decide) and not with a row command bus of its own (HBM), where the pass after a command
+ * issues in four of five cases and the look-ahead cost 1-5% more instructions for nothing. */
+static bool lookahead_applies(const struct mc *m)
+{
+	return m->p->ecc != MC_ECC_INLINE && !m->s->separate_row_bus;
+}
+
 struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint32_t ch,
 		     struct clock *clk, mc_done_fn *done, void *done_ctx, struct stats *st,
 		     const char *prefix)
@@ -408,10 +416,7 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 	m->done_fn = done;
 	m->done_ctx = done_ctx;
 	m->lazy_next = CYCLE_NEVER;
-	/* Not with inline ECC (a candidate may have its pre-ops to decide) and not with a row
-	 * command bus of its own (HBM): there the pass after a command issues in four of five
-	 * cases, and the look-ahead cost 1-5% more instructions for nothing. */
-	m->lookahead = p->ecc != MC_ECC_INLINE && !s->separate_row_bus;
+	m->lookahead = lookahead_applies(m);
 	/* Pool: both queues, plus an ECC write-back per ECC cache line. */
 	n = p->read_queue + p->write_queue + (p->ecc == MC_ECC_INLINE ? p->ecc_cache_entries : 0);
 	m->pool = bulk_calloc(n, sizeof *m->pool);
@@ -1945,6 +1950,13 @@ static void mc_tick(void *self, cycle_t now)
 #ifdef SIM_DEBUG
 	mc_check(m);
 #endif
+}
+
+bool mc_set_lookahead(struct mc *m, bool on)
+{
+	SIM_ASSERT(m->seq == 0); /* no access queued yet: the masks start empty */
+	m->lookahead = on && lookahead_applies(m);
+	return m->lookahead;
 }
 
 void mc_set_lazy_refresh(struct mc *m, bool on)

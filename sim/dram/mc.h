@@ -160,6 +160,16 @@ void mc_set_lazy_refresh(struct mc *m, bool on);
 /* Makes the passes an idle controller skipped up to DRAM cycle until (inclusive). */
 void mc_settle(struct mc *m, cycle_t until);
 
+/*
+ * Look-ahead, on from creation where it applies (one command bus, no inline ECC): a pass that
+ * issued a command sleeps past the next cycle when it can tell that nothing could issue then,
+ * and a pass that accesses bring before that cycle times their banks alone; every command is
+ * issued at the same cycle either way. Off, the controller passes the cycle after each command
+ * and schedules in full at each arrival. For tests that compare the two; before the first
+ * access only. Returns whether it is on (false where it does not apply).
+ */
+bool mc_set_lookahead(struct mc *m, bool on);
+
 /* True if the queue of this kind has a free entry (the per-cycle budget aside). */
 bool mc_has_room(const struct mc *m, bool is_write);
 /* Counts the entries freed so far: while it has not changed, a queue without room still has

@@ -26,7 +26,8 @@
  *   f. inline ECC: data bursts per row, ECC reads and the ECC cache, read-modify-write of a
  *      partial write, write-back of dirty ECC lines; mc_params_check messages;
  *   g. backpressure: queue room counts entries in flight, the producer woken on a completion,
- *      accept_per_cycle.
+ *      accept_per_cycle;
+ *   h. idle refresh and the look-ahead: the same commands at the same cycles with fewer events.
  */
 #include "config.h"
 
@@ -36,6 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_rng.h>
 
 #include "unit.h"
 
@@ -1378,6 +1381,109 @@ static void test_lazy_refresh(void **state)
 	env_free(&st2);
 }
 
+/*
+ * Look-ahead: a controller with it (the default on GDDR6) issues every command at the same cycle
+ * as one without it (mc_set_lookahead off), with the same completions, counters and waterfall,
+ * on a busy mix that keeps the skip's conditions moving: groups of 8 accesses every 150 cycles
+ * (GSL's MT19937, seed 1), one group in three to one row (row hits: tCCD keeps the next column
+ * command back, the case the look-ahead sleeps through), the others to random banks, rows and
+ * columns with a write in three (direction turns), every 25th group 25 writes (a drain),
+ * per-bank refresh postponed under load (banks held). It must fire fewer events, or it did not look ahead.
+ */
+static void lookahead_schedule(struct env *e)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	uint32_t g, i;
+
+	assert_non_null(r);
+	gsl_rng_set(r, 1);
+	for (g = 0; g < 250; g++) {
+		cycle_t at = 150 * (cycle_t)g;
+		uint32_t bank = (uint32_t)gsl_rng_uniform_int(r, 16);
+		uint32_t row = (uint32_t)gsl_rng_uniform_int(r, 1024);
+
+		if (g % 25 == 12) {
+			/* 25 writes: past write_high (24), a drain */
+			for (i = 0; i < 25; i++)
+				wr_at(e, at + i, (uint32_t)gsl_rng_uniform_int(r, 16),
+				      (uint32_t)gsl_rng_uniform_int(r, 1024),
+				      (uint32_t)gsl_rng_uniform_int(r, 64));
+			continue;
+		}
+		for (i = 0; i < 8; i++) {
+			if (g % 3 == 0) {
+				rd_at(e, at, bank, row, 8 * i);
+				continue;
+			}
+			acc_at_full(e, at + i, 0, 0, (uint32_t)gsl_rng_uniform_int(r, 16),
+				    (uint32_t)gsl_rng_uniform_int(r, 1024),
+				    (uint32_t)gsl_rng_uniform_int(r, 64), gsl_rng_uniform(r) < 1.0 / 3,
+				    false);
+		}
+	}
+	gsl_rng_free(r);
+}
+
+static void test_lookahead(void **state)
+{
+	static const char *const counters[] = { "reads", "writes", "row_hits", "row_misses",
+						"row_conflicts", "refreshes", "refresh_forced",
+						"drains", "read_wait_cycles" };
+	struct env *a = env_new(state, DRAM_STD_GDDR6, 14.0, 1), *b;
+	struct mc_waterfall wa, wb;
+	void *st2 = NULL;
+	uint32_t i;
+
+	b = env_new(&st2, DRAM_STD_GDDR6, 14.0, 1);
+	a->p.refresh = b->p.refresh = MC_REFRESH_PER_BANK;
+	env_start(a, 1);
+	env_start(b, 1);
+	assert_false(mc_set_lookahead(a->mc[0], false));
+	assert_true(mc_set_lookahead(b->mc[0], true));
+	lookahead_schedule(a);
+	lookahead_schedule(b);
+	run_to(a, 60000);
+	run_to(b, 60000);
+	assert_int_equal(a->ndone, a->nacc);
+	assert_int_equal(b->ndone, a->nacc);
+	for (i = 0; i < a->nacc; i++) {
+		assert_int_equal(a->done[i].id, b->done[i].id);
+		assert_int_equal(a->done[i].done, b->done[i].done);
+	}
+	assert_true(a->nlog > 4000 && a->nlog < MAX_LOG);
+	assert_int_equal(a->nlog, b->nlog);
+	for (i = 0; i < a->nlog; i++) {
+		assert_int_equal(a->log[i].cmd, b->log[i].cmd);
+		assert_int_equal(a->log[i].at, b->log[i].at);
+		assert_memory_equal(&a->log[i].a, &b->log[i].a, sizeof a->log[i].a);
+	}
+	for (i = 0; i < sizeof counters / sizeof counters[0]; i++)
+		assert_int_equal(stat(a, 0, counters[i]), stat(b, 0, counters[i]));
+	/* the mix reached what it is for */
+	assert_true(stat(a, 0, "writes") > 500 && stat(a, 0, "row_hits") > 450);
+	assert_true(stat(a, 0, "refreshes") > 100 && stat(a, 0, "drains") > 5);
+	mc_waterfall(a->mc[0], 60000, &wa);
+	mc_waterfall(b->mc[0], 60000, &wb);
+	assert_memory_equal(&wa, &wb, sizeof wa);
+	print_message("# %" PRIu32 " commands: %llu events without the look-ahead, %llu with\n",
+		      a->nlog, (unsigned long long)eventq_fired(a->q),
+		      (unsigned long long)eventq_fired(b->q));
+	assert_true(eventq_fired(b->q) * 10 < eventq_fired(a->q) * 9);
+	assert_no_violations(a);
+	assert_no_violations(b);
+	env_free(&st2);
+}
+
+/* Where the look-ahead does not apply (HBM2: a row command bus of its own), mc_set_lookahead
+ * says so. */
+static void test_lookahead_applies(void **state)
+{
+	struct env *e = env_new(state, DRAM_STD_HBM2, 2.0, 1);
+
+	env_start(e, 1);
+	assert_false(mc_set_lookahead(e->mc[0], true));
+}
+
 /* A port's sender: a unit of the DRAM clock that does nothing but go back to sleep. */
 static void sender_tick(void *self, cycle_t now)
 {
@@ -1602,6 +1708,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_accept_per_cycle, env_free),
 		cmocka_unit_test_teardown(test_admission_order, env_free),
 		cmocka_unit_test_teardown(test_lazy_refresh, env_free),
+		cmocka_unit_test_teardown(test_lookahead, env_free),
+		cmocka_unit_test_teardown(test_lookahead_applies, env_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
