@@ -1388,7 +1388,8 @@ static void test_lazy_refresh(void **state)
  * (GSL's MT19937, seed 1), one group in three to one row (row hits: tCCD keeps the next column
  * command back, the case the look-ahead sleeps through), the others to random banks, rows and
  * columns with a write in three (direction turns), every 25th group 25 writes (a drain),
- * per-bank refresh postponed under load (banks held). It must fire fewer events, or it did not look ahead.
+ * per-bank refresh postponed under load (banks held). It must fire fewer events (the release
+ * build), or it did not look ahead.
  */
 static void lookahead_schedule(struct env *e)
 {
@@ -1468,7 +1469,10 @@ static void test_lookahead(void **state)
 	print_message("# %" PRIu32 " commands: %llu events without the look-ahead, %llu with\n",
 		      a->nlog, (unsigned long long)eventq_fired(a->q),
 		      (unsigned long long)eventq_fired(b->q));
+#ifndef SIM_DEBUG
+	/* (the debug build makes the passes the look-ahead skips, to check them) */
 	assert_true(eventq_fired(b->q) * 10 < eventq_fired(a->q) * 9);
+#endif
 	assert_no_violations(a);
 	assert_no_violations(b);
 	env_free(&st2);
