@@ -1318,6 +1318,29 @@ static struct mc_access *acc_new(struct env *e, uint32_t bank, uint32_t row, uin
 	return &ev->a;
 }
 
+/* Runs a and b completed the same n accesses at the same cycles and issued the same commands
+ * (more than min_log, all logged) at the same cycles. */
+static void assert_same_run(const struct env *a, const struct env *b, uint64_t n,
+			    uint32_t min_log)
+{
+	uint64_t i;
+
+	assert_int_equal(a->ndone, n);
+	assert_int_equal(b->ndone, n);
+	for (i = 0; i < n && i < MAX_DONE; i++) {
+		assert_int_equal(a->done[i].id, b->done[i].id);
+		assert_int_equal(a->done[i].arrival, b->done[i].arrival);
+		assert_int_equal(a->done[i].done, b->done[i].done);
+	}
+	assert_true(a->nlog > min_log && a->nlog < MAX_LOG);
+	assert_int_equal(a->nlog, b->nlog);
+	for (i = 0; i < a->nlog; i++) {
+		assert_int_equal(a->log[i].cmd, b->log[i].cmd);
+		assert_int_equal(a->log[i].at, b->log[i].at);
+		assert_memory_equal(&a->log[i].a, &b->log[i].a, sizeof a->log[i].a);
+	}
+}
+
 /*
  * Idle refresh: a controller with lazy refresh on, woken only by its accesses and settled at the
  * end, issues every command at the same cycle as one that wakes for each refresh (per-bank
@@ -1339,7 +1362,6 @@ static void test_lazy_refresh(void **state)
 	struct mc_waterfall wa, wb;
 	void *st2 = NULL;
 	double ra = 0, rb = -1;
-	uint32_t i;
 
 	b = env_new(&st2, DRAM_STD_GDDR6, 14.0, 1);
 	a->p.refresh = b->p.refresh = MC_REFRESH_PER_BANK;
@@ -1351,20 +1373,7 @@ static void test_lazy_refresh(void **state)
 	run_to(a, 40000);
 	run_to(b, 40000);
 	mc_settle(b->mc[0], 40000);
-	assert_int_equal(a->ndone, 5);
-	assert_int_equal(b->ndone, 5);
-	for (i = 0; i < 5; i++) {
-		assert_int_equal(a->done[i].id, b->done[i].id);
-		assert_int_equal(a->done[i].arrival, b->done[i].arrival);
-		assert_int_equal(a->done[i].done, b->done[i].done);
-	}
-	assert_true(a->nlog > 100 && a->nlog < MAX_LOG);
-	assert_int_equal(a->nlog, b->nlog);
-	for (i = 0; i < a->nlog; i++) {
-		assert_int_equal(a->log[i].cmd, b->log[i].cmd);
-		assert_int_equal(a->log[i].at, b->log[i].at);
-		assert_memory_equal(&a->log[i].a, &b->log[i].a, sizeof a->log[i].a);
-	}
+	assert_same_run(a, b, 5, 100);
 	assert_true(stats_get(a->st, "mc0.refreshes", &ra) && stats_get(b->st, "mc0.refreshes", &rb));
 	assert_true(ra > 100 && ra == rb);
 	mc_waterfall(a->mc[0], 40000, &wa);
@@ -1445,19 +1454,7 @@ static void test_lookahead(void **state)
 	lookahead_schedule(b);
 	run_to(a, 60000);
 	run_to(b, 60000);
-	assert_int_equal(a->ndone, a->nacc);
-	assert_int_equal(b->ndone, a->nacc);
-	for (i = 0; i < a->nacc; i++) {
-		assert_int_equal(a->done[i].id, b->done[i].id);
-		assert_int_equal(a->done[i].done, b->done[i].done);
-	}
-	assert_true(a->nlog > 4000 && a->nlog < MAX_LOG);
-	assert_int_equal(a->nlog, b->nlog);
-	for (i = 0; i < a->nlog; i++) {
-		assert_int_equal(a->log[i].cmd, b->log[i].cmd);
-		assert_int_equal(a->log[i].at, b->log[i].at);
-		assert_memory_equal(&a->log[i].a, &b->log[i].a, sizeof a->log[i].a);
-	}
+	assert_same_run(a, b, a->nacc, 4000);
 	for (i = 0; i < sizeof counters / sizeof counters[0]; i++)
 		assert_int_equal(stat(a, 0, counters[i]), stat(b, 0, counters[i]));
 	/* the mix reached what it is for */
