@@ -559,15 +559,6 @@ static void bq_clear(struct pcq *q, uint32_t bank)
 	q->bound[0][bank] = q->bound[1][bank] = 0;
 }
 
-/* The bank's cached candidate (valid for direction writes) was timed to cycle t. */
-static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
-{
-	SIM_ASSERT((((writes ? q->work_wr : q->work_rd) >> bank) & 1) != 0);
-	q->banks[bank].cand.earliest = t;
-	q->bound[writes][bank] = t;
-	q->bound[!writes][bank] = 0;
-}
-
 /* The cached candidate of the bank, valid for direction writes, was timed again to cycle t
  * (the other direction's bound stays as bq_set left it). */
 static void bq_retime(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
@@ -575,6 +566,15 @@ static void bq_retime(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
 	SIM_ASSERT(q->banks[bank].lb_dir == LB_DIR(writes));
 	q->banks[bank].cand.earliest = t;
 	q->bound[writes][bank] = t;
+}
+
+/* The bank's cached candidate (valid for direction writes) was timed to cycle t; the other
+ * direction's bound no longer holds. */
+static void bq_set(struct pcq *q, uint32_t bank, bool writes, cycle_t t)
+{
+	SIM_ASSERT((((writes ? q->work_wr : q->work_rd) >> bank) & 1) != 0);
+	bq_retime(q, bank, writes, t);
+	q->bound[!writes][bank] = 0;
 }
 
 /* Queues e at its bank; arrival is the cycle it reached the controller. */
