@@ -512,6 +512,34 @@ static void test_controller_wait(void **state)
 	assert_true(l2_is_idle(e->l2));
 }
 
+/*
+ * A controller that makes the slice wait holds up only its own accesses. Two channels, 256 B
+ * interleave, no hash: lines 0x0 and 0x1000 go to controller 0, 0x100 to controller 1. A and B
+ * as in test_controller_wait (B waits in controller 0's line from 12 to 53); C, visible at 13,
+ * is sent at 13 behind B in the miss queue: DRAM cycle floor(13 x 725 / 571) = 16.
+ */
+static void test_controller_wait_others_go(void **state)
+{
+	struct env *e = env_new(state, 2);
+	uint32_t i;
+	cycle_t at[3] = { 0, 0, 0 };
+
+	e->mp.read_queue = 1;
+	env_start(e);
+	load_at(e, 10, 0x0, 0x1);
+	load_at(e, 11, 0x1000, 0x1);
+	load_at(e, 12, 0x100, 0x1);
+	run_all(e, true);
+	assert_int_equal(e->ndram, 3);
+	for (i = 0; i < e->ndram; i++)
+		at[e->dram[i].addr == 0x0 ? 0 : e->dram[i].addr == 0x1000 ? 1 : 2] =
+			e->dram[i].arrival;
+	assert_int_equal(at[0], 13);
+	assert_int_equal(at[1], 67);
+	assert_int_equal(at[2], 16);
+	assert_true(l2_is_idle(e->l2));
+}
+
 /* ---------------------------------------------------------------------------------------------
  * c, d, e. MSHR: merge, full, merge limit
  */
@@ -1324,6 +1352,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_far_conservation, env_free),
 		cmocka_unit_test_teardown(test_far_no_deadlock, env_free),
 		cmocka_unit_test_teardown(test_controller_wait, env_free),
+		cmocka_unit_test_teardown(test_controller_wait_others_go, env_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
