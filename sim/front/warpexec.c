@@ -174,6 +174,47 @@ void wexec_next(struct wexec *x, struct expr_ctx *ctx)
 	settle(x, ctx);
 }
 
+/* The common case of affine_addrs in a few operations a lane: a full warp within one row of the
+ * block (tx counts up by one a lane, ty and tz stay), whose first and last indices are in the
+ * array, with a step below 2^32 either way and an array below 2^62 elements, so that every
+ * index between (an arithmetic progression that cannot wrap) is in it too. Returns false,
+ * having written nothing, when that is not the case (then the lane-by-lane walk decides, and
+ * names the first lane outside the array). A unit-stride copy's loads and stores take it. */
+static bool row_addrs(struct wexec *x, const struct workload_array *a, uint64_t e0,
+		      const uint64_t c[3], addr_t *addr)
+{
+	const uint64_t step = c[0], far = (uint64_t)(WEXEC_LANES - 1) * step;
+	uint64_t first;
+	uint32_t lane, last[3];
+
+	if (x->active != UINT32_MAX || x->bdim[0] - x->tid0[0] < WEXEC_LANES ||
+	    step + (UINT64_C(1) << 32) > (UINT64_C(1) << 33) || a->elems > (UINT64_C(1) << 62))
+		return false;
+	first = e0 + (uint64_t)x->tid0[0] * c[0] + (uint64_t)x->tid0[1] * c[1] +
+		(uint64_t)x->tid0[2] * c[2];
+	if ((int64_t)first < 0 || first >= a->elems || (int64_t)(first + far) < 0 ||
+	    first + far >= a->elems)
+		return false;
+	for (lane = 0; lane < WEXEC_LANES; lane++)
+		addr[lane] = a->base + (first + lane * step) * a->elem_bytes;
+#ifdef SIM_DEBUG
+	for (lane = 0; lane < WEXEC_LANES; lane++) {
+		/* each lane as affine_addrs's walk computes it */
+		int64_t idx = (int64_t)(e0 + (uint64_t)(x->tid0[0] + lane) * c[0] +
+					(uint64_t)x->tid0[1] * c[1] + (uint64_t)x->tid0[2] * c[2]);
+
+		SIM_ASSERT(idx >= 0 && (uint64_t)idx < a->elems &&
+			   addr[lane] == a->base + (uint64_t)idx * a->elem_bytes);
+	}
+#endif
+	/* as the lane-by-lane walk leaves them: the last lane's thread */
+	last[0] = x->tid0[0] + WEXEC_LANES - 1;
+	last[1] = x->tid0[1];
+	last[2] = x->tid0[2];
+	set_thread(x, last);
+	return true;
+}
+
 /* Index of the active lanes of an affine index (op->index_affine): e(0) and the step of each of
  * tx, ty, tz from four evaluations, then each lane's e(0) + tx cx + ty cy + tz cz (64-bit
  * wrapping, the same value as its own evaluation); the same range checks, in lane order. */
@@ -194,6 +235,8 @@ static bool affine_addrs(struct wexec *x, const struct workload_op *op,
 		x->err_op = op;
 		return false;
 	}
+	if (row_addrs(x, a, e0, c, addr))
+		return true;
 	memcpy(t, x->tid0, sizeof t);
 	memcpy(last, x->tid0, sizeof last);
 	for (lane = 0; lane < WEXEC_LANES; lane++, lane_step(x, t)) {
