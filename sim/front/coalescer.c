@@ -267,19 +267,17 @@ static void coal_line_check(const struct coalescer *c, const struct coal_inst *i
 }
 #endif
 
-uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_line *out,
-		  uint32_t max_out)
+/* Files every active lane's bytes into e (sorted, as file_piece keeps it); returns the
+ * entries. Lanes are filed in runs: an active lane whose bytes start where the run's end, in
+ * the run's line, joins it (a unit-stride warp files 4 runs, not 32 pieces); the union of
+ * bytes, sectors and lanes is the same as filing each lane's bytes on its own. */
+static uint32_t file_lanes(const struct coalescer *c, const struct coal_inst *in,
+			   struct coal_line *e)
 {
-	struct coal_line e[COAL_MAX_LINES];
 	const addr_t line_off_mask = (addr_t)c->p.line_bytes - 1;
-	uint32_t n = 0, hint = 0, lane, i, run_lanes = 0;
-	uint64_t bytes = 0, sectors = 0;
+	uint32_t n = 0, hint = 0, lane, run_lanes = 0;
 	addr_t run_first = 0, run_last = 0;
 
-	SIM_ASSERT(in->size >= 1 && in->size <= COAL_MAX_ACCESS_BYTES);
-	/* Lanes are filed in runs: an active lane whose bytes start where the run's end, in the
-	 * run's line, joins it (a unit-stride warp files 4 runs, not 32 pieces); the union of
-	 * bytes, sectors and lanes is the same as filing each lane's bytes on its own. */
 	for (lane = 0; lane < COAL_LANES; lane++) {
 		addr_t a, last;
 
@@ -323,6 +321,64 @@ uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_l
 		hint = file_piece(c, e, &n, hint, line, (uint32_t)(run_first - line),
 				  (uint32_t)(run_last - run_first + 1), run_lanes);
 	}
+	return n;
+}
+
+/* The same entries as file_lanes for a full warp whose lanes' bytes follow one another (lane k
+ * at addr[0] + k size: a unit-stride load or store of a copy), line by line from the range
+ * they cover, without a look at each lane beyond the check. Returns false, having filed
+ * nothing, for any other warp (or a range that reaches the last line below 2^64). */
+static bool file_row(const struct coalescer *c, const struct coal_inst *in, struct coal_line *e,
+		     uint32_t *n)
+{
+	const addr_t a = in->addr[0], size = in->size, line_bytes = c->p.line_bytes;
+	const addr_t end = a + COAL_LANES * size; /* one past the last byte */
+	addr_t line, diff = 0;
+	uint32_t lane, k = 0;
+
+	if (in->active_mask != UINT32_MAX || end < a || end > (addr_t)0 - line_bytes)
+		return false;
+	for (lane = 1; lane < COAL_LANES; lane++)
+		diff |= in->addr[lane] - (a + lane * size);
+	if (diff != 0)
+		return false;
+	for (line = a & ~(line_bytes - 1); line < end; line += line_bytes, k++) {
+		addr_t lo = line > a ? line : a, hi = end < line + line_bytes ? end : line + line_bytes;
+		uint32_t off = (uint32_t)(lo - line), len = (uint32_t)(hi - lo);
+		uint32_t first = off >> c->sector_shift, last = (off + len - 1) >> c->sector_shift;
+		uint32_t lane_lo = (uint32_t)((lo - a) / size), lane_hi = (uint32_t)((hi - 1 - a) / size);
+
+		SIM_ASSERT(k < COAL_MAX_LINES);
+		memset(&e[k], 0, sizeof e[k]);
+		e[k].addr = line;
+		e[k].sector_mask = (uint32_t)((((uint64_t)1 << (last - first + 1)) - 1) << first);
+		mask_set(e[k].byte_mask, off, len);
+		e[k].lanes = (uint32_t)(((UINT64_C(2) << lane_hi) - 1) & ~((UINT64_C(1) << lane_lo) - 1));
+	}
+	*n = k;
+	return true;
+}
+
+uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_line *out,
+		  uint32_t max_out)
+{
+	struct coal_line e[COAL_MAX_LINES];
+	uint32_t n = 0, i;
+	uint64_t bytes = 0, sectors = 0;
+	bool row;
+
+	SIM_ASSERT(in->size >= 1 && in->size <= COAL_MAX_ACCESS_BYTES);
+	row = file_row(c, in, e, &n);
+	if (!row)
+		n = file_lanes(c, in, e);
+#ifdef SIM_DEBUG
+	if (row) {
+		/* the debug build files the lanes one by one too: the same entries */
+		struct coal_line ref[COAL_MAX_LINES];
+
+		SIM_ASSERT(file_lanes(c, in, ref) == n && memcmp(ref, e, n * sizeof *e) == 0);
+	}
+#endif
 
 	SIM_ASSERT(n <= max_out);
 	for (i = 0; i < n; i++) {

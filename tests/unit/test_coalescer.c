@@ -242,6 +242,36 @@ static void test_float4(void **state)
 	}
 }
 
+static void test_unit_stride_straddle(void **state)
+{
+	struct coal_inst in = strided(100, 12, 12, ALL);
+	struct coal_line out[COAL_MAX_LINES];
+
+	(void)state;
+	/* 32 x 12 B back to back from 100 (coalescer.c's file_row, a warp in one range): bytes
+	 * 100..483 over lines 0, 128, 256, 384. Lane k holds 100 + 12k .. 111 + 12k:
+	 *   line 0:   bytes 100..127 (sector 3), lanes 0..2 (lane 2 at 124..135 crosses);
+	 *   line 128: all 128 bytes, lanes 2..12 (lane 12 ends at 255);
+	 *   line 256: all 128 bytes, lanes 13..23 (lane 23 at 376..387 crosses);
+	 *   line 384: bytes 384..483 (sectors 0..3), lanes 23..31.
+	 * 13 sectors, 384 B, ideal 12 -> 12 / 13. */
+	run_expect(&in, out, (struct expect){ 4, 13, 384, 12, 12.0 / 13.0 });
+	assert_int_equal(out[0].addr, 0);
+	assert_int_equal(out[0].lanes, 0x7u);
+	assert_int_equal(out[0].sector_mask, 0x8);
+	assert_int_equal(out[0].byte_mask[0], 0);
+	assert_int_equal(out[0].byte_mask[1], ~0ull << 36);
+	assert_int_equal(out[1].lanes, 0x1ffcu);
+	assert_int_equal(out[1].bytes, 128);
+	assert_int_equal(out[2].lanes, 0xffe000u);
+	assert_int_equal(out[2].sector_mask, 0xf);
+	assert_int_equal(out[3].addr, 384);
+	assert_int_equal(out[3].lanes, 0xff800000u);
+	assert_int_equal(out[3].bytes, 100);
+	assert_int_equal(out[3].byte_mask[1], (1ull << 36) - 1);
+	assert_int_equal(out[3].sector_mask, 0xf);
+}
+
 static void test_bytes(void **state)
 {
 	struct coal_inst in = strided(0x100, 1, 1, ALL);
@@ -690,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_straddle_120_248),
 		cmocka_unit_test(test_aos_stride12),
 		cmocka_unit_test(test_float4),
+		cmocka_unit_test(test_unit_stride_straddle),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_inactive_lanes),
 		cmocka_unit_test(test_broadcast),
