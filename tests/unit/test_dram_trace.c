@@ -332,6 +332,94 @@ static void test_block_boundaries(void **state)
 	unlink(path);
 }
 
+/* Writes lines[0..n) to a new temporary file; its name into path (a mkstemp template). */
+static void write_lines(char *path, const char *const *lines, size_t n)
+{
+	FILE *f;
+	size_t i;
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	for (i = 0; i < n; i++)
+		fputs(lines[i], f);
+	fclose(f);
+}
+
+/* DRAMsim3 lines in and just outside the plain form that dram_trace.c's plain_dramsim3 reads
+ * straight from the read-ahead: each reads as the general path reads it (leading zeros past 16
+ * hex or 19 decimal digits, tabs, any case, CRLF, a comment between, the largest cycle); a
+ * 17-digit address that does not fit is refused, not wrapped, and so is a plain line whose
+ * cycle goes back. */
+static void test_dramsim3_plain_forms(void **state)
+{
+	static const char *const lines[] = {
+		"0x40 READ 5\n", "0x0000000000000000080 read 5\n", "c0\tWrite\t6\n",
+		"0X100  READ   00000000000000000000007\n", "# a comment\n", "0x140 READ 8\r\n",
+		"0xffffffffffffffff WRITE 9\n", "0x10000000000000000 READ 9\n",
+	};
+	static const char *const back[] = { "0x40 READ 12\n", "0x80 READ 11\n" };
+	static const char *const last[] = {
+		"0x40 READ 12\n", "0x80 WRITE 18446744073709551615\n",
+	};
+	static const struct want w[] = {
+		{ 0x40, false, true, 5, DFLT_BYTES }, { 0x80, false, true, 5, DFLT_BYTES },
+		{ 0xc0, true, true, 6, DFLT_BYTES }, { 0x100, false, true, 7, DFLT_BYTES },
+		{ 0x140, false, true, 8, DFLT_BYTES },
+		{ 0xffffffffffffffffull, true, true, 9, DFLT_BYTES },
+	};
+	char path[] = "/tmp/gmsim_trace_XXXXXX";
+	struct dram_trace_rec r;
+	struct sim_err err;
+	struct dram_trace *t;
+	size_t i;
+
+	(void)state;
+	write_lines(path, lines, sizeof lines / sizeof lines[0]);
+	t = dram_trace_open(path, DFLT_BYTES, &err);
+	assert_non_null(t);
+	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
+		assert_int_equal(dram_trace_next(t, &r, &err), 1);
+		assert_int_equal(r.addr, w[i].addr);
+		assert_int_equal(r.is_write, w[i].is_write);
+		assert_int_equal(r.cycle, w[i].cycle);
+		assert_int_equal(r.bytes, w[i].bytes);
+	}
+	assert_int_equal(dram_trace_next(t, &r, &err), -1);
+	assert_int_equal(err.line, 8);
+	assert_string_equal(err.msg, "expected \"0xADDR READ|WRITE CYCLE\" (dramsim3 format), got "
+			  "\"0x10000000000000000 READ 9\" (address \"0x10000000000000000\" does "
+			  "not fit 64 bits)");
+	dram_trace_close(t);
+	unlink(path);
+
+	strcpy(path, "/tmp/gmsim_trace_XXXXXX");
+	write_lines(path, back, 2);
+	t = dram_trace_open(path, DFLT_BYTES, &err);
+	assert_non_null(t);
+	assert_int_equal(dram_trace_next(t, &r, &err), 1);
+	assert_int_equal(dram_trace_next(t, &r, &err), -1);
+	assert_int_equal(err.line, 2);
+	assert_string_equal(err.msg, "cycle 11 is before cycle 12 of the previous record (cycles "
+			  "are arrival times and must not decrease)");
+	dram_trace_close(t);
+	unlink(path);
+
+	strcpy(path, "/tmp/gmsim_trace_XXXXXX");
+	write_lines(path, last, 2);
+	t = dram_trace_open(path, DFLT_BYTES, &err);
+	assert_non_null(t);
+	assert_int_equal(dram_trace_next(t, &r, &err), 1);
+	assert_int_equal(dram_trace_next(t, &r, &err), 1);
+	assert_int_equal(r.cycle, UINT64_MAX);
+	assert_true(r.is_write);
+	assert_int_equal(dram_trace_next(t, &r, &err), 0);
+	dram_trace_close(t);
+	unlink(path);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Patterns
  */
@@ -577,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_block_boundaries),
+		cmocka_unit_test(test_dramsim3_plain_forms),
 		cmocka_unit_test(test_pattern_stream_wraps),
 		cmocka_unit_test(test_pattern_strided),
 		cmocka_unit_test(test_pattern_random_range),
