@@ -1322,16 +1322,20 @@ void l2_dump(const struct l2 *l2, FILE *out)
 		l2->rq.n, l2->rq.cap, l2->rq.blocked ? " (blocked)" : "", l2->acc_total,
 		l2->acc_count[ACC_QUEUED], l2->acc_count[ACC_AT_MC], link_occupancy(l2->fill_in));
 	level_head_dump(&l2->head, l2->in, out);
-	/* the oldest of each controller's accesses, in controller order */
+	/* each controller's oldest access and how many wait behind it, in controller order (the
+	 * far reads' last), at most 16 controllers */
 	for (f = 0, i = 0; l2->mq_fifo != NULL && f <= l2->nch && i < 16; f++) {
-		uint32_t k;
+		uint32_t k, behind = 0;
 
-		for (k = l2->mq_fifo[f].first; k != MQ_NONE && i < 16; k = l2->mq[k].next, i++) {
-			a = l2->mq[k].a;
-			fprintf(out, "  mq[%u] %s 0x%" PRIx64 " to %s %u of %u\n", i,
-				a->is_write ? "WR" : "RD", a->addr, a->remote ? "the twin, controller"
-				: "controller", a->ch, l2->nch);
-		}
+		if (l2->mq_fifo[f].first == MQ_NONE)
+			continue;
+		for (k = l2->mq[l2->mq_fifo[f].first].next; k != MQ_NONE; k = l2->mq[k].next)
+			behind++;
+		a = l2->mq[l2->mq_fifo[f].first].a;
+		fprintf(out, "  mq %s %u of %u: %s 0x%" PRIx64 " and %u more\n",
+			f == l2->nch ? "far reads, the twin's controller" : "controller", a->ch,
+			l2->nch, a->is_write ? "WR" : "RD", a->addr, behind);
+		i++;
 	}
 	link_dump(l2->fill_in, out);
 	mshr_dump(l2->m, out);
