@@ -332,13 +332,16 @@ static void test_block_boundaries(void **state)
 	unlink(path);
 }
 
-/* Writes lines[0..n) to a new temporary file; its name into path (a mkstemp template). */
-static void write_lines(char *path, const char *const *lines, size_t n)
+/* Writes lines[0..n) to a new temporary file (its name into path, 24 bytes) and opens it. */
+static struct dram_trace *open_lines(char *path, const char *const *lines, size_t n)
 {
+	struct sim_err err;
+	struct dram_trace *t;
 	FILE *f;
 	size_t i;
 	int fd;
 
+	strcpy(path, "/tmp/gmsim_trace_XXXXXX");
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w");
@@ -346,6 +349,17 @@ static void write_lines(char *path, const char *const *lines, size_t n)
 	for (i = 0; i < n; i++)
 		fputs(lines[i], f);
 	fclose(f);
+	t = dram_trace_open(path, DFLT_BYTES, &err);
+	if (t == NULL)
+		fail_msg("%s:%d: %s", err.file, err.line, err.msg);
+	return t;
+}
+
+/* Closes t and removes its file. */
+static void close_lines(struct dram_trace *t, const char *path)
+{
+	dram_trace_close(t);
+	unlink(path);
 }
 
 /* DRAMsim3 lines in and just outside the plain form that dram_trace.c's plain_dramsim3 reads
@@ -370,16 +384,14 @@ static void test_dramsim3_plain_forms(void **state)
 		{ 0x140, false, true, 8, DFLT_BYTES },
 		{ 0xffffffffffffffffull, true, true, 9, DFLT_BYTES },
 	};
-	char path[] = "/tmp/gmsim_trace_XXXXXX";
+	char path[24];
 	struct dram_trace_rec r;
 	struct sim_err err;
 	struct dram_trace *t;
 	size_t i;
 
 	(void)state;
-	write_lines(path, lines, sizeof lines / sizeof lines[0]);
-	t = dram_trace_open(path, DFLT_BYTES, &err);
-	assert_non_null(t);
+	t = open_lines(path, lines, sizeof lines / sizeof lines[0]);
 	for (i = 0; i < sizeof w / sizeof w[0]; i++) {
 		assert_int_equal(dram_trace_next(t, &r, &err), 1);
 		assert_int_equal(r.addr, w[i].addr);
@@ -392,32 +404,23 @@ static void test_dramsim3_plain_forms(void **state)
 	assert_string_equal(err.msg, "expected \"0xADDR READ|WRITE CYCLE\" (dramsim3 format), got "
 			  "\"0x10000000000000000 READ 9\" (address \"0x10000000000000000\" does "
 			  "not fit 64 bits)");
-	dram_trace_close(t);
-	unlink(path);
+	close_lines(t, path);
 
-	strcpy(path, "/tmp/gmsim_trace_XXXXXX");
-	write_lines(path, back, 2);
-	t = dram_trace_open(path, DFLT_BYTES, &err);
-	assert_non_null(t);
+	t = open_lines(path, back, 2);
 	assert_int_equal(dram_trace_next(t, &r, &err), 1);
 	assert_int_equal(dram_trace_next(t, &r, &err), -1);
 	assert_int_equal(err.line, 2);
 	assert_string_equal(err.msg, "cycle 11 is before cycle 12 of the previous record (cycles "
 			  "are arrival times and must not decrease)");
-	dram_trace_close(t);
-	unlink(path);
+	close_lines(t, path);
 
-	strcpy(path, "/tmp/gmsim_trace_XXXXXX");
-	write_lines(path, last, 2);
-	t = dram_trace_open(path, DFLT_BYTES, &err);
-	assert_non_null(t);
+	t = open_lines(path, last, 2);
 	assert_int_equal(dram_trace_next(t, &r, &err), 1);
 	assert_int_equal(dram_trace_next(t, &r, &err), 1);
 	assert_int_equal(r.cycle, UINT64_MAX);
 	assert_true(r.is_write);
 	assert_int_equal(dram_trace_next(t, &r, &err), 0);
-	dram_trace_close(t);
-	unlink(path);
+	close_lines(t, path);
 }
 
 /* ---------------------------------------------------------------------------------------------
