@@ -71,6 +71,18 @@ static inline enum text_num text_digits(const char *s, size_t len, unsigned base
 
 	if (len == 0)
 		return TEXT_NUM_BAD;
+	if (len <= (base == 16 ? 16u : base == 10 ? 19u : 0u)) {
+		/* too few digits to pass 2^64 - 1: no overflow check (a trace's usual number) */
+		for (i = 0; i < len; i++) {
+			unsigned d = text_digit_value[(unsigned char)s[i]];
+
+			if (d >= base)
+				return TEXT_NUM_BAD;
+			x = x * base + d;
+		}
+		*v = x;
+		return TEXT_NUM_OK;
+	}
 	for (i = 0; i < len; i++) {
 		unsigned d = text_digit_value[(unsigned char)s[i]];
 

@@ -238,14 +238,11 @@ static int check_count(size_t n, size_t lo, size_t hi, const struct tok *toks, c
 	return 0;
 }
 
-static int parse_dramsim3(const char *line, uint32_t dflt_bytes, struct dram_trace_rec *r,
-			  char *why, size_t why_size)
+/* A DRAMsim3 record from its three tokens (parse_dramsim3, and plain_dramsim3 on the
+ * read-ahead). */
+static int dramsim3_fields(const struct tok *t, uint32_t dflt_bytes, struct dram_trace_rec *r,
+			   char *why, size_t why_size)
 {
-	struct tok t[DRAM_TRACE_TOK_MAX];
-	size_t n = tokenize(line, false, t, DRAM_TRACE_TOK_MAX);
-
-	if (check_count(n, 3, 3, t, why, why_size) < 0)
-		return -1;
 	if (check_num(parse_hex(&t[0], &r->addr), "address", &t[0], why, why_size) < 0)
 		return -1;
 	if (tok_is_nocase(&t[1], "READ") || tok_is(&t[1], "P_MEM_RD") || tok_is(&t[1], "P_FETCH"))
@@ -260,6 +257,17 @@ static int parse_dramsim3(const char *line, uint32_t dflt_bytes, struct dram_tra
 	r->has_cycle = true;
 	r->bytes = dflt_bytes;
 	return 0;
+}
+
+static int parse_dramsim3(const char *line, uint32_t dflt_bytes, struct dram_trace_rec *r,
+			  char *why, size_t why_size)
+{
+	struct tok t[DRAM_TRACE_TOK_MAX];
+	size_t n = tokenize(line, false, t, DRAM_TRACE_TOK_MAX);
+
+	if (check_count(n, 3, 3, t, why, why_size) < 0)
+		return -1;
+	return dramsim3_fields(t, dflt_bytes, r, why, why_size);
 }
 
 static int parse_ramulator_ldst(const char *line, uint32_t dflt_bytes, struct dram_trace_rec *r,
@@ -559,57 +567,38 @@ static bool is_space_or_tab(char c)
 }
 
 /* The next line straight from the read-ahead, when it is a DRAMsim3 record in its plain form:
- * "[0x]ADDRESS OP CYCLE" and the newline, with 1-16 hex digits, READ or WRITE in any case,
- * 1-19 decimal digits (neither can overflow), spaces or tabs between and nothing else, its
- * cycle not before the last. Every such line is one the general path (read_line, then
- * parse_dramsim3) reads to the same record; anything else (another op word, other blanks, a
- * comment, a line the read-ahead cuts, an error to report) returns false having consumed
- * nothing, and the general path takes it. That path copies the line, scans it for binary
- * bytes and cuts it into tokens first: about 650 instructions a line, a tenth of a sequential
- * run's. */
+ * three tokens with spaces or tabs between and the newline after, no other byte, read by
+ * dramsim3_fields without an error, its cycle not before the last: the record the general
+ * path (read_line, then parse_dramsim3) reads from it. Anything else (other blanks, a comment,
+ * a line the read-ahead cuts, an error to report) returns false having consumed nothing, and
+ * the general path takes it. That path copies the line, scans it for binary bytes and
+ * tokenizes it first: about 650 instructions a line, a tenth of a sequential run's. */
 static bool plain_dramsim3(struct dram_trace *t, struct dram_trace_rec *r)
 {
-	const char *s = t->rd + t->rd_pos, *end = t->rd + t->rd_len, *p = s, *digits;
-	uint64_t addr = 0, cycle = 0;
-	bool is_write;
+	const char *s = t->rd + t->rd_pos, *end = t->rd + t->rd_len, *p = s;
+	struct tok tok[3];
+	char why[128];
+	int i;
 
-	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	for (digits = p; p < end && text_digit_value[(unsigned char)*p] < 16; p++)
-		addr = addr << 4 | text_digit_value[(unsigned char)*p];
-	if (p == digits || p - digits > 16 || p == end || !is_space_or_tab(*p))
-		return false;
-	while (p < end && is_space_or_tab(*p))
-		p++;
-	/* tok_is_nocase's test: bit 5 cleared, each byte is the upper-case letter */
-	if (end - p > 4 && (p[0] & ~0x20) == 'R' && (p[1] & ~0x20) == 'E' &&
-	    (p[2] & ~0x20) == 'A' && (p[3] & ~0x20) == 'D') {
-		is_write = false;
-		p += 4;
-	} else if (end - p > 5 && (p[0] & ~0x20) == 'W' && (p[1] & ~0x20) == 'R' &&
-		   (p[2] & ~0x20) == 'I' && (p[3] & ~0x20) == 'T' && (p[4] & ~0x20) == 'E') {
-		is_write = true;
-		p += 5;
-	} else {
-		return false;
+	for (i = 0; i < 3; i++) {
+		if (i > 0) {
+			if (p == end || !is_space_or_tab(*p))
+				return false;
+			while (p < end && is_space_or_tab(*p))
+				p++;
+		}
+		tok[i].s = p;
+		while (p < end && !(text_char_class[(unsigned char)*p] & (TEXT_BLANK | TEXT_BINARY)))
+			p++;
+		tok[i].len = (size_t)(p - tok[i].s);
 	}
-	if (!is_space_or_tab(*p))
-		return false;
-	while (p < end && is_space_or_tab(*p))
-		p++;
-	for (digits = p; p < end && text_digit_value[(unsigned char)*p] < 10; p++)
-		cycle = cycle * 10 + text_digit_value[(unsigned char)*p];
-	if (p == digits || p - digits > 19 || p == end || *p != '\n' || cycle < t->last_cycle ||
-	    p - s >= DRAM_TRACE_LINE_MAX / 2)
+	if (p == end || *p != '\n' || p - s >= DRAM_TRACE_LINE_MAX / 2 ||
+	    dramsim3_fields(tok, t->default_bytes, r, why, sizeof why) < 0 ||
+	    r->cycle < t->last_cycle)
 		return false;
 	t->rd_pos += (size_t)(p + 1 - s);
 	t->line++;
-	t->last_cycle = cycle;
-	r->addr = addr;
-	r->is_write = is_write;
-	r->cycle = cycle;
-	r->has_cycle = true;
-	r->bytes = t->default_bytes;
+	t->last_cycle = r->cycle;
 	return true;
 }
 

@@ -197,6 +197,14 @@ void coalescer_register_stats(struct coalescer *c, struct stats *st, const char 
  * Coalescing
  */
 
+/* The sectors holding bytes [off, off + len) of a line (len >= 1): first..last, at most 32. */
+static uint32_t sector_span(const struct coalescer *c, uint32_t off, uint32_t len)
+{
+	uint32_t first = off >> c->sector_shift, last = (off + len - 1) >> c->sector_shift;
+
+	return (uint32_t)((((uint64_t)1 << (last - first + 1)) - 1) << first);
+}
+
 /* Files bytes [off, off + len) of the line at line_addr, touched by lane, into the sorted
  * entries e[0..*n). hint: index where the search starts (the previous piece's entry). Returns
  * the index of the entry. */
@@ -205,7 +213,6 @@ static uint32_t file_piece(const struct coalescer *c, struct coal_line *e, uint3
 			   uint32_t lanes)
 {
 	uint32_t i = hint < *n ? hint : (*n > 0 ? *n - 1 : 0);
-	uint32_t first, last;
 
 	/* Walk from the hint to the first entry with addr >= line_addr. */
 	while (i > 0 && e[i - 1].addr >= line_addr)
@@ -219,10 +226,7 @@ static uint32_t file_piece(const struct coalescer *c, struct coal_line *e, uint3
 		e[i].addr = line_addr;
 		(*n)++;
 	}
-	first = off >> c->sector_shift;
-	last = (off + len - 1) >> c->sector_shift;
-	/* Sectors first..last: last - first + 1 <= 32 bits. */
-	e[i].sector_mask |= (uint32_t)((((uint64_t)1 << (last - first + 1)) - 1) << first);
+	e[i].sector_mask |= sector_span(c, off, len);
 	mask_set(e[i].byte_mask, off, len);
 	e[i].lanes |= lanes;
 	return i;
@@ -345,13 +349,12 @@ static bool file_row(const struct coalescer *c, const struct coal_inst *in, stru
 	for (line = a & ~(line_bytes - 1); line < end; line += line_bytes, k++) {
 		addr_t lo = line > a ? line : a, hi = end < line + line_bytes ? end : line + line_bytes;
 		uint32_t off = (uint32_t)(lo - line), len = (uint32_t)(hi - lo);
-		uint32_t first = off >> c->sector_shift, last = (off + len - 1) >> c->sector_shift;
 		uint32_t lane_lo = (uint32_t)((lo - a) / size), lane_hi = (uint32_t)((hi - 1 - a) / size);
 
 		SIM_ASSERT(k < COAL_MAX_LINES);
 		memset(&e[k], 0, sizeof e[k]);
 		e[k].addr = line;
-		e[k].sector_mask = (uint32_t)((((uint64_t)1 << (last - first + 1)) - 1) << first);
+		e[k].sector_mask = sector_span(c, off, len);
 		mask_set(e[k].byte_mask, off, len);
 		e[k].lanes = (uint32_t)(((UINT64_C(2) << lane_hi) - 1) & ~((UINT64_C(1) << lane_lo) - 1));
 	}
