@@ -1732,15 +1732,19 @@ __attribute__((noinline)) static cycle_t recache(struct mc *m, uint32_t pc, uint
  * candidate cleared), given its next candidate as the next pass would do first; every other
  * bank's bound is in the future, and next has the least of them and the refresh deadlines.
  * The first bank that could issue at now + 1 ends it. Only where the look-ahead applies
- * (m->lookahead), while the next pass would serve the same direction and no bank is held for
- * refresh in this pass or the next (refreshes may be owed and postponed; none falls due by
- * then). On random GDDR6 reads four in five passes the cycle after a command issued nothing
- * (tCCD, the bank just served); each cost a wake, the scan of the bounds and this timing. */
+ * (m->lookahead), while the next pass would neither start nor end a write drain (the drain's
+ * state is the pass's to change: a write that left write_low queued ends the drain there even
+ * when writes still go because no read waits, and a read that comes later must then find it
+ * ended) and so serves the same direction, and no bank is held for refresh in this pass or
+ * the next (refreshes may be owed and postponed; none falls due by then). On random GDDR6
+ * reads four in five passes the cycle after a command issued nothing (tCCD, the bank just
+ * served); each cost a wake, the scan of the bounds and this timing. */
 static bool after_issue(struct mc *m, bool writes, cycle_t next, cycle_t now, cycle_t *when)
 {
 	uint32_t pc;
 
-	if (!m->lookahead || direction(m, drain_next(m, m->draining)) != writes)
+	if (!m->lookahead || drain_next(m, m->draining) != m->draining ||
+	    direction(m, m->draining) != writes)
 		return false;
 	for (pc = 0; pc < m->s->pcs; pc++)
 		if (m->pcs[pc].held_mask != 0 || held_banks(m, &m->pcs[pc]) != 0 ||
@@ -1855,7 +1859,7 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 	size_t n = 0;
 	uint32_t pc;
 #ifdef SIM_DEBUG
-	bool only_arrivals = false;
+	bool only_arrivals = false, was_draining;
 	cycle_t fast_next = CYCLE_NEVER;
 #endif
 
@@ -1868,7 +1872,14 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 	if (only_completes)
 		return next_pass(m, 0, false, m->sched_next, now);
 #endif
+#ifdef SIM_DEBUG
+	was_draining = m->draining;
+#endif
 	writes = serve_writes(m);
+#ifdef SIM_DEBUG
+	/* a pass the release build skips (only_completes) must not move the write drain either */
+	SIM_ASSERT(!only_completes || m->draining == was_draining);
+#endif
 	if (arrivals_only_ok(m, writes, now) && arrivals_only(m, writes, now)) {
 #ifdef SIM_DEBUG
 		only_arrivals = true;
