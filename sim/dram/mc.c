@@ -794,8 +794,13 @@ bool mc_try_enqueue(struct mc *m, const struct mc_access *a)
 		if (m->p->accept_per_cycle != 0 && m->accept_cycle == now &&
 		    m->accepted >= m->p->accept_per_cycle && m->producer != NULL)
 			clock_wake_at(m->producer, 0);
-		else
-			m->producer_waiting = true; /* out of entries: a completion wakes it */
+		/* Out of entries (as well): a completion wakes it. Also when the ports ran out
+		 * first: a producer that keeps a refused queue's mc_room_gen does not ask again
+		 * before it changes, so the completion's wake is the only one it gets (without it,
+		 * the GDDR6 test config with accept_per_cycle 1 and 2-entry write queues stopped
+		 * for good after three requests). */
+		if (!mc_has_room(m, a->is_write))
+			m->producer_waiting = true;
 		return false;
 	}
 	mc_enqueue(m, a);

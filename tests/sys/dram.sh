@@ -12,7 +12,7 @@
 G=configs/test/gddr6-16ch.cfg
 H=configs/test/hbm2e-40ch.cfg
 D=tests/data/dram
-plan 79
+plan 81
 
 note() { printf '# %s\n' "$*"; }
 
@@ -247,6 +247,23 @@ expect_num "inline ECC costs a read stream 5% to 8% (1 burst in 16)" \
 # A 2 KB row holds 60 data bursts and their 4 ECC bursts (ECC lines of 16, 16, 16 and 12 data
 # bursts): 4 of every 64 bursts moved are ECC.
 expect_num "inline ECC on a read stream: ecc_pct = 100 x 4 / 64 +- 0.25" "abs($epct - 6.25) <= 0.25"
+
+# ---------------------------------------------------------------------------------------------
+# A refusal when a controller's port budget (mc.accept_per_cycle) and its entries run out at
+# once: the front end does not ask a full controller again before an entry frees, so that
+# completion must wake it. Without that wake the run stopped after the first few requests and
+# spun on refresh for ever (2-entry write queues, 128 B requests: four bursts each).
+run_gmsim dram -c $G -o dram.channels=2 -o mc.write_queue=2 -o mc.write_high=1 \
+	-o mc.write_low=0 -o mc.accept_per_cycle=1 --pattern random --requests 200 \
+	--write-fraction 0.5 --footprint 64k --frontend-buffer 2 --bytes 128 --seed 1 \
+	--max-cycles 100000
+expect_match "port budget and entries out at once: all 200 requests complete" \
+	'^run: 200 requests ' "$out"
+cyc=$(printf '%s\n' "$out" | sed -n 's/^run: .* in \([0-9][0-9]*\) cycles.*/\1/p')
+note "200 requests of 128 B on 2 channels, 1 access a cycle each: ${cyc:-?} cycles"
+# 800 bursts, at most one a cycle into each of the two controllers: at least 400 cycles; the
+# 2-entry write queues and row conflicts keep it near 3 cycles a burst.
+expect_num "... in 400 to 4000 cycles" "${cyc:-0} >= 400 && ${cyc:-0} <= 4000"
 
 # ---------------------------------------------------------------------------------------------
 # The command checker.
