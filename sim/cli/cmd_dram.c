@@ -44,7 +44,11 @@ static const char usage[] =
 	"      --stats-csv FILE       write every statistic as CSV\n"
 	"      --stats-no-host        leave the host's values (seconds, events) out of them,\n"
 	"                             so that two runs of the same inputs compare byte for byte\n"
-	"  -h, --help                 this help\n";
+	"  -h, --help                 this help\n"
+	"\n"
+	"Exit status: 0 done (also at --max-cycles), 1 bad input, 2 bad command line, 3 watchdog\n"
+	"(sim.watchdog_cycles DRAM cycles with requests left and none accepted or completed: a\n"
+	"deadlock; the controllers with work on stderr).\n";
 
 /* Parses a count with an optional k/M/G (binary) suffix. */
 static int parse_size(const char *s, uint64_t *out)
@@ -98,10 +102,12 @@ int cmd_dram(int argc, char **argv)
 	};
 	struct cli_config_opts co = { 0 };
 	struct dram_pattern_params pat = { DRAM_PATTERN_STREAM, 100000, 4ull << 30, 0, 64, 0.0, 0 };
-	struct dram_sim_opts so = { 0, 1024, false, 0 };
+	struct dram_sim_opts so = { 0, 1024, false, 0, 0, 0 };
 	const char *trace_path = NULL, *json = NULL, *csv = NULL;
 	unsigned dump_flags = 0;
 	double host;
+	const char *partial;
+	int run_rc;
 	bool have_pattern = false, have_seed = false, have_stride = false;
 	struct gpu_params p;
 	struct sim_err err;
@@ -221,6 +227,8 @@ int cmd_dram(int argc, char **argv)
 		pat.seed = p.sim.seed;
 	if (pat.kind == DRAM_PATTERN_STRIDED && !have_stride)
 		pat.stride = 4096;
+	so.watchdog_cycles = p.sim.watchdog_cycles; /* here DRAM cycles */
+	so.lose_read = p.sim.fault_lose_dram_read;
 	t = trace_path != NULL ? dram_trace_open(trace_path, pat.bytes, &err)
 			       : dram_trace_pattern(&pat, &err);
 	if (t == NULL)
@@ -230,7 +238,16 @@ int cmd_dram(int argc, char **argv)
 		dram_trace_close(t);
 		return cli_user_error(&err);
 	}
-	if (dram_sim_run(ds, t, &err) != 0) {
+	run_rc = dram_sim_run(ds, t, &err);
+	if (run_rc != 0 && dram_sim_watchdog_fired(ds)) {
+		char buf[SIM_ERR_MSG_MAX + 300];
+
+		/* What was done before it stopped (its statistics marked partial), then why; the
+		 * state of the controllers is on stderr already. */
+		dram_sim_report(ds, stdout);
+		fprintf(stderr, "gmsim: %s\n", sim_err_format(&err, buf, sizeof buf));
+		rc = SIM_EXIT_WATCHDOG;
+	} else if (run_rc != 0) {
 		/* Report what was done before the bad record, then the error. */
 		dram_sim_report(ds, stdout);
 		printf("trace stopped at a bad record after %" PRIu64 " records\n",
@@ -255,9 +272,10 @@ int cmd_dram(int argc, char **argv)
 			sim_panic("DRAM command stream violates the timing rules: %s", first);
 	}
 	host = dram_sim_host_seconds(ds);
-	if ((json != NULL && cli_write_stats(dram_sim_stats(ds), json, STATS_JSON, &p, host, NULL,
-					     dump_flags, &err) != 0) ||
-	    (csv != NULL && cli_write_stats(dram_sim_stats(ds), csv, STATS_CSV, &p, host, NULL,
+	partial = dram_sim_watchdog_fired(ds) ? "watchdog" : NULL;
+	if ((json != NULL && cli_write_stats(dram_sim_stats(ds), json, STATS_JSON, &p, host,
+					     partial, dump_flags, &err) != 0) ||
+	    (csv != NULL && cli_write_stats(dram_sim_stats(ds), csv, STATS_CSV, &p, host, partial,
 					    dump_flags, &err) != 0))
 		rc = cli_user_error(&err);
 	dram_sim_destroy(ds);

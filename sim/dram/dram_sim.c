@@ -8,7 +8,12 @@
  *
  * End of a run: when the stream is exhausted (or broken) and the last request has completed, the
  * completion handler stops the event queue; the controllers' refresh deadlines would otherwise
- * keep it going for ever.
+ * keep it going for ever. So would a request that never completes (a model bug: a lost wake or
+ * a lost completion), which the watchdog turns into an error: progress is an access accepted
+ * by a controller or a burst completed (progress_at); one event, due watchdog_cycles after the
+ * last progress, moves to that cycle while progress goes on, and fires when it finds none with
+ * work left (requests in flight, accesses held back, or a record due and not yet presented; a
+ * front end waiting for a later record's cycle with nothing in flight is idle, not stuck).
  */
 #include "config.h"
 
@@ -67,7 +72,9 @@ struct dram_sim {
 	/* front end */
 	struct dram_trace *trace;
 	struct dram_trace_rec rec;
-	bool has_rec, trace_done, trace_failed, stopped_at_limit;
+	bool has_rec, trace_done, trace_failed, stopped_at_limit, watchdog_fired;
+	cycle_t progress_at;       /* the last cycle an access was accepted or a burst completed */
+	uint64_t reads_done;       /* bursts read, for opts.lose_read */
 	struct sim_err trace_err;
 	uint32_t rec_bursts_done;
 	struct dreq *cur;
@@ -243,7 +250,7 @@ static void accepted(struct dram_sim *ds, const struct mc_access *a, cycle_t now
 {
 	struct dreq *r = a->ctx;
 
-	(void)ds;
+	ds->progress_at = now;
 	if (!r->accepted) {
 		r->accepted = true;
 		r->first_accept = now;
@@ -313,6 +320,11 @@ static void on_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle
 
 	(void)arrival;
 	SIM_ASSERT(r->bursts_left > 0);
+	if (done > ds->progress_at)
+		ds->progress_at = done;
+	/* the injected fault: this burst's completion is lost, its request never completes */
+	if (!a->is_write && ++ds->reads_done == ds->o.lose_read)
+		return;
 	if (--r->bursts_left != 0)
 		return;
 	ns = (double)(done - r->first_accept) * (double)ds->spec.tck_ps / 1000.0;
@@ -415,6 +427,42 @@ static void fe_tick(void *self, cycle_t now)
 	/* Out of budget: stay awake for the next cycle. */
 }
 
+/* Work that should make progress: requests in flight, accesses held back, or a record due and
+ * not yet presented (the front end waits for nothing else). */
+static bool work_left(const struct dram_sim *ds, cycle_t now)
+{
+	return ds->outstanding != 0 || ds->bl_total != 0 ||
+	       (ds->has_rec && !(ds->rec.has_cycle && ds->rec.cycle > now));
+}
+
+static void watchdog(void *ctx, tick_t tick)
+{
+	struct dram_sim *ds = ctx;
+	cycle_t now = tick / ds->spec.tck_ps, due;
+	uint32_t ch;
+
+	if (!work_left(ds, now))
+		ds->progress_at = now; /* idle: waiting for a later record, or done */
+	due = ds->progress_at + ds->o.watchdog_cycles;
+	if (due > now) {
+		eventq_schedule(ds->q, clock_tick_of(ds->clk, due), EVQ_PRIO_EXIT, watchdog, ds);
+		return;
+	}
+	ds->watchdog_fired = true;
+	fprintf(stderr, "gmsim: watchdog at DRAM cycle %" PRIu64 ": no access accepted or completed "
+		"since cycle %" PRIu64 " with %" PRIu64 " requests in flight and %" PRIu64
+		" accesses held back; state of every controller with work:\n", (uint64_t)now,
+		(uint64_t)ds->progress_at, ds->outstanding, ds->bl_total);
+	for (ch = 0; ch < ds->spec.channels; ch++)
+		if (mc_pending(ds->mcs[ch]) != 0 || ds->bl[ch].n != 0) {
+			fprintf(stderr, "front end: %" PRIu32 " accesses held back for channel %" PRIu32
+				"\n", ds->bl[ch].n, ch);
+			mc_dump(ds->mcs[ch], stderr);
+		}
+	fprintf(stderr, "gmsim: watchdog: end of state dump\n");
+	eventq_stop(ds->q);
+}
+
 static void at_limit(void *ctx, tick_t now)
 {
 	struct dram_sim *ds = ctx;
@@ -480,6 +528,9 @@ int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err)
 	if (ds->o.max_cycles != 0)
 		eventq_schedule(ds->q, clock_tick_of(ds->clk, ds->o.max_cycles), EVQ_PRIO_EXIT,
 				at_limit, ds);
+	if (ds->o.watchdog_cycles != 0)
+		eventq_schedule(ds->q, clock_tick_of(ds->clk, ds->o.watchdog_cycles), EVQ_PRIO_EXIT,
+				watchdog, ds);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_wake(ds->fe);
 	eventq_run_until(ds->q, TICK_NEVER);
@@ -489,7 +540,17 @@ int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err)
 		*err = ds->trace_err;
 		return -1;
 	}
+	if (ds->watchdog_fired)
+		return sim_err_set(err, NULL, 0, "watchdog: %" PRIu64 " DRAM cycles with requests "
+				   "left and no access accepted or completed, since cycle %" PRIu64
+				   " (sim.watchdog_cycles)", ds->o.watchdog_cycles,
+				   (uint64_t)ds->progress_at);
 	return 0;
+}
+
+bool dram_sim_watchdog_fired(const struct dram_sim *ds)
+{
+	return ds->watchdog_fired;
 }
 
 uint64_t dram_sim_check_violations(const struct dram_sim *ds, const char **first)

@@ -30,6 +30,10 @@ struct dram_sim_opts {
 				      * trace goes on; 0 = strictly in order (DRAMsim3) */
 	bool check;                  /* replay every command through dram_check */
 	uint64_t max_cycles;         /* 0 = none */
+	uint64_t watchdog_cycles;    /* DRAM cycles with work left and no access accepted or
+				      * completed that end the run (sim.watchdog_cycles); 0 = none */
+	uint64_t lose_read;          /* the n-th burst read to complete is never handed back, for
+				      * the watchdog's test (sim.fault_lose_dram_read); 0 = off */
 };
 
 struct dram_sim;
@@ -42,8 +46,13 @@ struct dram_sim *dram_sim_create(const struct dram_params *dp, const struct dram
 void dram_sim_destroy(struct dram_sim *ds);
 
 /* Runs the stream to its end (every request completed). Returns 0; or -1 with err filled when
- * the trace has a bad record: the requests before it are completed and measured all the same. */
+ * the trace has a bad record: the requests before it are completed and measured all the same;
+ * or -1 with err filled when the watchdog stopped it (dram_sim_watchdog_fired: opts.watchdog_cycles
+ * DRAM cycles went by with requests in flight or waiting and no access accepted or completed;
+ * the state of every controller with work went to stderr first). */
 int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err);
+/* True when the watchdog stopped the run. */
+bool dram_sim_watchdog_fired(const struct dram_sim *ds);
 
 const struct dram_spec *dram_sim_spec(const struct dram_sim *ds);
 const struct addrmap *dram_sim_map(const struct dram_sim *ds);

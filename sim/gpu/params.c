@@ -42,11 +42,12 @@ static const struct cfg_field sim_fields[] = {
 	CFG_U64_FIELD(struct sim_params, watchdog_cycles, 1, UINT64_C(1) << 40, "100000",
 		      "core cycles with no warp instruction issued and no request retired that end "
 		      "the run as a deadlock: every unit's queues and the oldest request in flight "
-		      "go to stderr, exit status 3 (doc/limits.md)"),
+		      "go to stderr, exit status 3 (doc/limits.md); gmsim dram: DRAM cycles with no "
+		      "access accepted or completed"),
 	CFG_U64_FIELD(struct sim_params, fault_lose_dram_read, 0, INT64_MAX, "0",
 		      "fault injection for tests of the watchdog: the n-th DRAM read to complete "
-		      "(all channels, in completion order) is never handed back to its L2 slice, "
-		      "so its requests wait for ever; 0: off"),
+		      "(all channels, in completion order) is never handed back to its L2 slice "
+		      "(gmsim dram: to the front end), so its requests wait for ever; 0: off"),
 };
 
 /* Up to 10 GHz: above that a period of 100 ps rounds too coarsely to trust. */

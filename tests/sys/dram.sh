@@ -12,7 +12,7 @@
 G=configs/test/gddr6-16ch.cfg
 H=configs/test/hbm2e-40ch.cfg
 D=tests/data/dram
-plan 81
+plan 88
 
 note() { printf '# %s\n' "$*"; }
 
@@ -264,6 +264,29 @@ note "200 requests of 128 B on 2 channels, 1 access a cycle each: ${cyc:-?} cycl
 # 800 bursts, at most one a cycle into each of the two controllers: at least 400 cycles; the
 # 2-entry write queues and row conflicts keep it near 3 cycles a burst.
 expect_num "... in 400 to 4000 cycles" "${cyc:-0} >= 400 && ${cyc:-0} <= 4000"
+
+# ---------------------------------------------------------------------------------------------
+# The watchdog (sim.watchdog_cycles, here DRAM cycles): a burst read whose completion is lost
+# (sim.fault_lose_dram_read) leaves its request in flight for ever; the run stops exactly
+# watchdog_cycles after the last access accepted or completed, exit 3, with what was done on
+# stdout and its statistics marked partial. Idle gaps in a trace longer than the span are not a
+# deadlock.
+run_gmsim dram -c $G --pattern random --requests 2000 -o sim.fault_lose_dram_read=5 \
+	-o sim.watchdog_cycles=3000 --stats-json "$tap_tmp/wd.json"
+expect_eq "a lost completion: the watchdog exits 3" 3 "$rc"
+expect_match "... the other 1999 requests are reported" '^run: 1999 requests ' "$out"
+wd=$(printf '%s\n' "$err" | sed -n 's/^gmsim: watchdog at DRAM cycle \([0-9]*\): no access accepted or completed since cycle \([0-9]*\) with 1 requests in flight.*/\1 \2/p')
+expect_num "... at exactly 3000 cycles after the last progress ($wd)" \
+	"\"${wd:-x}\" != \"x\" && ${wd% *} - ${wd#* } == 3000"
+expect_match "... and says why" \
+	'^gmsim: watchdog: 3000 DRAM cycles with requests left and no access accepted or completed, since cycle [0-9]+ \(sim.watchdog_cycles\)$' \
+	"$err"
+expect_eq "... its statistics marked partial" "watchdog" \
+	"$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["gmsim"].get("partial"))' \
+		"$tap_tmp/wd.json")"
+run_gmsim dram -c $G --trace $D/gaps.trace -o sim.watchdog_cycles=3000
+expect_eq "idle gaps of 20000 cycles in a trace, watchdog 3000: exit 0" 0 "$rc"
+expect_match "... every request done" '^run: 3 requests \(2 reads, 1 writes\)' "$out"
 
 # ---------------------------------------------------------------------------------------------
 # The command checker.
