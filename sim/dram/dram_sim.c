@@ -323,7 +323,7 @@ static void on_done(void *ctx, const struct mc_access *a, cycle_t arrival, cycle
 	if (done > ds->progress_at)
 		ds->progress_at = done;
 	/* the injected fault: this burst's completion is lost, its request never completes */
-	if (!a->is_write && ++ds->reads_done == ds->o.lose_read)
+	if (ds->o.lose_read != 0 && !a->is_write && ++ds->reads_done == ds->o.lose_read)
 		return;
 	if (--r->bursts_left != 0)
 		return;

@@ -785,26 +785,26 @@ static void take_input(struct mc *m)
 
 bool mc_try_enqueue(struct mc *m, const struct mc_access *a)
 {
-	if (!mc_can_accept(m, a->is_write)) {
-		cycle_t now = clock_cycle(m->clk);
+	bool room = mc_has_room(m, a->is_write);
+	bool ports = m->p->accept_per_cycle == 0 || m->accept_cycle != clock_cycle(m->clk) ||
+		     m->accepted < m->p->accept_per_cycle;
 
-		/* Out of ports: the producer tries again at its next edge. A timed wake, not
-		 * clock_wake: the producer is ticking now and goes to sleep after this refusal,
-		 * which would cancel a plain wake (and no completion may come to wake it). */
-		if (m->p->accept_per_cycle != 0 && m->accept_cycle == now &&
-		    m->accepted >= m->p->accept_per_cycle && m->producer != NULL)
-			clock_wake_at(m->producer, 0);
-		/* Out of entries (as well): a completion wakes it. Also when the ports ran out
-		 * first: a producer that keeps a refused queue's mc_room_gen does not ask again
-		 * before it changes, so the completion's wake is the only one it gets (without it,
-		 * the GDDR6 test config with accept_per_cycle 1 and 2-entry write queues stopped
-		 * for good after three requests). */
-		if (!mc_has_room(m, a->is_write))
-			m->producer_waiting = true;
-		return false;
+	if (room && ports) { /* mc_can_accept */
+		mc_enqueue(m, a);
+		return true;
 	}
-	mc_enqueue(m, a);
-	return true;
+	/* Out of ports: the producer tries again at its next edge. A timed wake, not clock_wake:
+	 * the producer is ticking now and goes to sleep after this refusal, which would cancel a
+	 * plain wake (and no completion may come to wake it). */
+	if (!ports && m->producer != NULL)
+		clock_wake_at(m->producer, 0);
+	/* Out of entries (as well): a completion wakes it. Also when the ports ran out too: a
+	 * producer that keeps a refused queue's mc_room_gen does not ask again before it changes,
+	 * so the completion's wake is the only one it gets (without it, the GDDR6 test config with
+	 * accept_per_cycle 1 and 2-entry write queues stopped for good after three requests). */
+	if (!room)
+		m->producer_waiting = true;
+	return false;
 }
 
 /* ---------------------------------------------------------------------------------------------
