@@ -268,6 +268,7 @@ struct mc {
 	struct clock_unit *unit;
 	struct clock_unit *producer;
 	bool producer_waiting;
+	bool entry_starved;                 /* prepare_cands: a candidate waits for a free entry */
 	uint64_t room_gen;                  /* entries freed so far (mc_room_gen) */
 	/* requesters on links: the input link, the ports, admission, the address map */
 	struct link *in;                    /* sent accesses (struct ent), latency 1 */
@@ -531,21 +532,26 @@ bool mc_can_accept(const struct mc *m, bool is_write)
 
 #define ENT_CHUNK 64
 
+/* One more chunk of free entries. */
+static void pool_grow(struct mc *m)
+{
+	struct ent *c = xcalloc(ENT_CHUNK, sizeof *c);
+	uint32_t i;
+
+	m->chunks = xreallocarray(m->chunks, m->nchunks + 1, sizeof *m->chunks);
+	m->chunks[m->nchunks++] = c;
+	for (i = 0; i < ENT_CHUNK; i++) {
+		c[i].next = m->free;
+		m->free = &c[i];
+	}
+}
+
 static struct ent *ent_alloc(struct mc *m)
 {
 	struct ent *e;
-	uint32_t i;
 
-	if (m->free == NULL) {
-		struct ent *c = xcalloc(ENT_CHUNK, sizeof *c);
-
-		m->chunks = xreallocarray(m->chunks, m->nchunks + 1, sizeof *m->chunks);
-		m->chunks[m->nchunks++] = c;
-		for (i = 0; i < ENT_CHUNK; i++) {
-			c[i].next = m->free;
-			m->free = &c[i];
-		}
-	}
+	if (m->free == NULL)
+		pool_grow(m);
 	e = m->free;
 	m->free = e->next;
 	memset(e, 0, sizeof *e);
@@ -1592,6 +1598,7 @@ static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 {
 	size_t i;
 
+	m->entry_starved = false;
 	for (i = 0; i < n; i++) {
 		struct mc_cand *c = &m->cands[i];
 		struct ent *e = c->entry;
@@ -1600,6 +1607,7 @@ static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 			continue;
 		if (m->free == NULL) {
 			c->earliest = CYCLE_NEVER; /* a completion frees one and wakes us */
+			m->entry_starved = true;
 			continue;
 		}
 		prepare_ecc(m, e, now);
@@ -1903,6 +1911,14 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 	if (m->p->ecc == MC_ECC_INLINE)
 		prepare_cands(m, n, now);
 	issued = issue_on_buses(m, &n, now);
+	if (!issued && m->entry_starved && m->inflight == 0) {
+		/* Every candidate waits for an entry (its ECC-cache eviction's write-back needs
+		 * one) and nothing in flight will complete to free one: the write-back buffer
+		 * takes another chunk (as ent_alloc does) and the next cycle prepares them. Waiting
+		 * deadlocked: writes only, 1 channel, 2-entry read queue, 34 write-backs queued. */
+		pool_grow(m);
+		next = now + 1;
+	}
 #ifdef SIM_DEBUG
 	/* (the debug build's sched_next is always a full scheduling's: it makes the full pass
 	 * after arrivals_only too, and after_issue's is exact) */

@@ -12,7 +12,7 @@
 G=configs/test/gddr6-16ch.cfg
 H=configs/test/hbm2e-40ch.cfg
 D=tests/data/dram
-plan 88
+plan 90
 
 note() { printf '# %s\n' "$*"; }
 
@@ -264,6 +264,20 @@ note "200 requests of 128 B on 2 channels, 1 access a cycle each: ${cyc:-?} cycl
 # 800 bursts, at most one a cycle into each of the two controllers: at least 400 cycles; the
 # 2-entry write queues and row conflicts keep it near 3 cycles a burst.
 expect_num "... in 400 to 4000 cycles" "${cyc:-0} >= 400 && ${cyc:-0} <= 4000"
+
+# ---------------------------------------------------------------------------------------------
+# Inline ECC with the entry pool spent on ECC write-backs: every candidate waits for a free
+# entry (its ECC-cache eviction needs one) and nothing is in flight to free one. The write-back
+# buffer grows instead; waiting deadlocked after 214 of 500 writes (1 channel, 2-entry read
+# queue, 34 write-backs queued), which the watchdog below now reports as exit 3.
+run_gmsim dram -c $G -o dram.channels=1 -o mc.read_queue=2 -o mc.write_queue=64 \
+	-o mc.write_high=31 -o mc.write_low=28 -o mc.row_hit_cap=4 -o 'mc.page_policy="closed"' \
+	-o 'mc.scheduler="fcfs"' -o 'mc.refresh="all_bank"' -o mc.refresh_postpone=3 \
+	-o mc.accept_per_cycle=3 -o 'mc.ecc="inline"' -o dram.map.interleave_bytes=128 \
+	--pattern random --requests 500 --write-fraction 1.0 --footprint 1M --frontend-buffer 0 \
+	--seed 63 -o sim.watchdog_cycles=20000
+expect_eq "inline ECC, entries all spent on write-backs: exit 0" 0 "$rc"
+expect_match "... all 500 writes complete" '^run: 500 requests \(0 reads, 500 writes\)' "$out"
 
 # ---------------------------------------------------------------------------------------------
 # The watchdog (sim.watchdog_cycles, here DRAM cycles): a burst read whose completion is lost
