@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""diff_builds.py - random configurations through two gmsim builds, compared byte for byte.
+
+bench/same_stats.sh compares two builds on 23 fixed reference runs; the fast paths of speed work
+(look-aheads, skipped passes, cached candidates, front ends that do not ask again) fail in
+corners those runs never reach: tiny queues, write-drain thresholds of 1-3, a port budget, a
+front-end buffer of 0-2, inline ECC, fcfs, closed pages. This draws N such points, each a
+`gmsim dram` run (GDDR6 or HBM2e test config, 1-16 channels, random controller parameters,
+a synthetic stream of 2,000-15,000 requests) or, with --gpu, a small `gmsim run` (the small test
+GPU, an RTX 2060 or a T4 with random controller parameters and a workload from workloads/),
+runs each through both builds and reports every point where the `--stats-json --stats-no-host`
+outputs differ, where either build exits other than 0 (a debug build's assertion, the watchdog:
+exit 3), or where a run takes longer than --timeout seconds (a hang). Points both builds reject
+as bad input (exit 1) are counted and skipped.
+
+Two uses: a build of the previous main against the new one (a speed step must change no
+output), and the release build against the debug build (`--enable-debug`), which makes every
+pass the release build skips and checks the skip: the two must agree everywhere. The release
+against the debug build found two bugs of the fast paths (doc/performance.md, steps 6 and 22,
+corrections of 2026-12-06). A benchmark script, not a test: a few minutes for 1,000 points.
+
+usage: bench/diff_builds.py [--gpu] [--seed S] [--timeout T] A_GMSIM B_GMSIM N
+       (from the source folder; prints one line per finding and a summary; exit 1 on findings)
+"""
+import argparse
+import hashlib
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+WORKLOADS = [("workloads/stream_copy.wl", "n", [4096, 65536, 262144]),
+             ("workloads/stream_triad.wl", "n", [4096, 65536]),
+             ("workloads/transpose_naive.wl", "n", [64, 128, 256]),
+             ("workloads/transpose_tiled.wl", "n", [64, 128]),
+             ("workloads/gather.wl", None, []), ("workloads/stride.wl", None, []),
+             ("workloads/aos.wl", None, []), ("workloads/blur.wl", None, []),
+             ("workloads/pointer_chase.wl", "loads", [500, 3000]),
+             ("workloads/straddle.wl", None, []), ("workloads/reread.wl", None, [])]
+
+
+def queues(r):
+    """Random controller queues and write-drain thresholds (low < high <= write queue)."""
+    rq, wq = r.choice([2, 3, 4, 8, 16, 32, 64]), r.choice([2, 3, 4, 8, 16, 32, 64])
+    wh = r.randint(1, wq)
+    wl = r.randint(0, wh - 1)
+    return ["-o", "mc.read_queue=%d" % rq, "-o", "mc.write_queue=%d" % wq,
+            "-o", "mc.write_high=%d" % wh, "-o", "mc.write_low=%d" % wl]
+
+
+def dram_point(r, k):
+    hbm = r.random() < 0.4
+    a = ["dram", "-c", "configs/test/hbm2e-40ch.cfg" if hbm else "configs/test/gddr6-16ch.cfg",
+         "-o", "dram.channels=%d" % r.choice([1, 1, 2, 3, 4, 16])] + queues(r)
+    a += ["-o", "mc.row_hit_cap=%d" % r.choice([0, 1, 2, 4, 16]),
+          "-o", 'mc.page_policy="%s"' % r.choice(["open", "closed", "adaptive"]),
+          "-o", 'mc.scheduler="%s"' % r.choice(["frfcfs", "frfcfs", "fcfs"]),
+          "-o", 'mc.refresh="%s"' % r.choice(["per_bank", "per_bank", "all_bank", "off"]),
+          "-o", "mc.refresh_postpone=%d" % r.randint(1, 8),
+          "-o", "mc.accept_per_cycle=%d" % r.choice([0, 0, 1, 2, 3])]
+    if not hbm and r.random() < 0.3:
+        a += ["-o", 'mc.ecc="inline"', "-o", "dram.map.interleave_bytes=128"]
+    elif hbm and r.random() < 0.3:
+        a += ["-o", 'mc.ecc="sideband"']
+    pattern = r.choice(["random", "stream", "strided"])
+    a += ["--pattern", pattern, "--requests", str(r.randint(2000, 15000)),
+          "--write-fraction", str(r.choice([0, 0.1, 0.3, 0.5, 0.9, 1.0])),
+          "--footprint", r.choice(["64k", "1M", "64M", "4G"]),
+          "--frontend-buffer", str(r.choice([0, 1, 2, 8, 1024])),
+          "--requests-per-cycle", str(r.choice([0, 0, 1, 2, 4])),
+          "--bytes", str(r.choice([32, 48, 64, 64, 128])), "--seed", str(k + 1)]
+    if pattern == "strided":
+        a += ["--stride", str(r.choice([64, 256, 4096, 8192]))]
+    return a
+
+
+def gpu_point(r, k):
+    config = r.choice(["configs/test/small-gpu.cfg", "configs/test/small-gpu.cfg",
+                       "configs/rtx2060.cfg", "configs/t4.cfg"])
+    wl, param, values = r.choice(WORKLOADS)
+    a = ["run", "-q", "-c", config, "-w", wl]
+    if param is not None:
+        a += ["-p", "%s=%d" % (param, r.choice(values))]
+    a += queues(r)
+    a += ["-o", 'mc.page_policy="%s"' % r.choice(["open", "closed", "adaptive"]),
+          "-o", 'mc.refresh="%s"' % r.choice(["per_bank", "all_bank", "off"]),
+          "-o", "mc.accept_per_cycle=%d" % r.choice([0, 0, 1, 2]),
+          "-o", "sim.seed=%d" % (k + 1)]
+    if r.random() < 0.3:
+        a += ["-o", 'mc.ecc="inline"', "-o", "dram.map.interleave_bytes=128"]
+    return a
+
+
+def outcome(gmsim, args, out, timeout):
+    """The md5 of the run's --stats-json, or a tuple saying why there is none."""
+    try:
+        p = subprocess.run([gmsim] + args + ["--stats-json", out, "--stats-no-host"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return ("timeout",)
+    if p.returncode != 0:
+        last = p.stderr.strip().splitlines()[-1:] or [""]
+        return ("exit %d" % p.returncode, last[0])
+    with open(out, "rb") as f:
+        return hashlib.md5(f.read()).hexdigest()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gpu", action="store_true", help="small GPU runs instead of gmsim dram")
+    ap.add_argument("--seed", type=int, default=1, help="first point's seed (default 1)")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds a run may take")
+    ap.add_argument("a")
+    ap.add_argument("b")
+    ap.add_argument("n", type=int)
+    o = ap.parse_args()
+    if not os.path.isfile("configs/default.cfg"):
+        sys.exit("diff_builds.py: run it from the source folder")
+    ran = bad_input = findings = 0
+    with tempfile.TemporaryDirectory(prefix="gmsim-diff.") as tmp:
+        for k in range(o.seed, o.seed + o.n):
+            r = random.Random(k)
+            args = gpu_point(r, k) if o.gpu else dram_point(r, k)
+            res = [outcome(g, args, os.path.join(tmp, "%d.json" % i), o.timeout)
+                   for i, g in enumerate((o.a, o.b))]
+            if all(isinstance(x, tuple) and x[0] == "exit 1" for x in res):
+                bad_input += 1
+                continue
+            ran += 1
+            if res[0] != res[1] or any(isinstance(x, tuple) for x in res):
+                findings += 1
+                print("point %d: %s | %s: gmsim %s" % (k, res[0], res[1], " ".join(args)),
+                      flush=True)
+    print("%d points run, %d findings, %d rejected as bad input by both" %
+          (ran, findings, bad_input))
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
