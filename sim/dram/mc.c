@@ -1884,8 +1884,7 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 #ifndef SIM_DEBUG
 	if (only_completes)
 		return next_pass(m, 0, false, m->sched_next, now);
-#endif
-#ifdef SIM_DEBUG
+#else
 	was_draining = m->draining;
 #endif
 	writes = serve_writes(m);
@@ -1912,10 +1911,11 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 		prepare_cands(m, n, now);
 	issued = issue_on_buses(m, &n, now);
 	if (!issued && m->entry_starved && m->inflight == 0) {
-		/* Every candidate waits for an entry (its ECC-cache eviction's write-back needs
-		 * one) and nothing in flight will complete to free one: the write-back buffer
-		 * takes another chunk (as ent_alloc does) and the next cycle prepares them. Waiting
-		 * deadlocked: writes only, 1 channel, 2-entry read queue, 34 write-backs queued. */
+		/* Nothing issued, a candidate waits for an entry (its ECC-cache eviction's
+		 * write-back needs one) and nothing in flight will complete to free one: the
+		 * write-back buffer takes another chunk (as ent_alloc does) and the next cycle
+		 * prepares it. Waiting deadlocked: writes only, 1 channel, 2-entry read queue, 34
+		 * write-backs queued (tests/sys/dram.sh). */
 		pool_grow(m);
 		next = now + 1;
 	}
