@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import os
 import random
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -131,7 +132,7 @@ def main():
             ran += 1
             if res[0] != res[1] or any(isinstance(x, tuple) for x in res):
                 findings += 1
-                print("point %d: %s | %s: gmsim %s" % (k, res[0], res[1], " ".join(args)),
+                print("point %d: %s | %s: gmsim %s" % (k, res[0], res[1], shlex.join(args)),
                       flush=True)
     print("%d points run, %d findings, %d rejected as bad input by both" %
           (ran, findings, bad_input))

@@ -441,11 +441,15 @@ static void watchdog(void *ctx, tick_t tick)
 	cycle_t now = tick / ds->spec.tck_ps, due;
 	uint32_t ch;
 
-	if (!work_left(ds, now))
-		ds->progress_at = now; /* idle: waiting for a later record, or done */
+	if (!work_left(ds, now)) /* idle: the span counts from the next record's cycle */
+		ds->progress_at = ds->has_rec && ds->rec.has_cycle && ds->rec.cycle > now
+					  ? ds->rec.cycle : now;
 	due = ds->progress_at + ds->o.watchdog_cycles;
 	if (due > now) {
-		eventq_schedule(ds->q, clock_tick_of(ds->clk, due), EVQ_PRIO_EXIT, watchdog, ds);
+		/* (a span past the last cycle a tick can hold: no watchdog from here) */
+		if (due <= (TICK_NEVER - 1) / ds->spec.tck_ps)
+			eventq_schedule(ds->q, clock_tick_of(ds->clk, due), EVQ_PRIO_EXIT, watchdog,
+					ds);
 		return;
 	}
 	ds->watchdog_fired = true;
@@ -528,7 +532,8 @@ int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err)
 	if (ds->o.max_cycles != 0)
 		eventq_schedule(ds->q, clock_tick_of(ds->clk, ds->o.max_cycles), EVQ_PRIO_EXIT,
 				at_limit, ds);
-	if (ds->o.watchdog_cycles != 0)
+	if (ds->o.watchdog_cycles != 0 &&
+	    ds->o.watchdog_cycles <= (TICK_NEVER - 1) / ds->spec.tck_ps)
 		eventq_schedule(ds->q, clock_tick_of(ds->clk, ds->o.watchdog_cycles), EVQ_PRIO_EXIT,
 				watchdog, ds);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -536,15 +541,16 @@ int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err)
 	eventq_run_until(ds->q, TICK_NEVER);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	totals(ds, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
-	if (ds->trace_failed) {
-		*err = ds->trace_err;
-		return -1;
-	}
+	/* the watchdog first (a stall after a bad record is the model's fault) */
 	if (ds->watchdog_fired)
 		return sim_err_set(err, NULL, 0, "watchdog: %" PRIu64 " DRAM cycles with requests "
 				   "left and no access accepted or completed, since cycle %" PRIu64
 				   " (sim.watchdog_cycles)", ds->o.watchdog_cycles,
 				   (uint64_t)ds->progress_at);
+	if (ds->trace_failed) {
+		*err = ds->trace_err;
+		return -1;
+	}
 	return 0;
 }
 

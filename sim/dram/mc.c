@@ -5,7 +5,9 @@
  * room for ECC write-backs); entries sit in a per-bank FIFO, reads and writes apart, so that a
  * scheduling pass looks at banks, not at every queued access. ECC write-backs are not bounded
  * by the queues (an ECC line can be dirtied and evicted again before its last write-back
- * drained), so when the pool runs dry it grows by a chunk (rarely; never per access).
+ * drained), so when the pool runs dry it grows by a chunk (rarely; never per access). A
+ * write-back is queued prepared: it never waits for an entry (prepare_cands) as an access
+ * whose ECC-cache eviction needs one does.
  *
  * One pass (mc_tick), at most once per DRAM cycle and only when something can happen:
  *   0. take the accesses the requesters sent on the input link (take_input);
@@ -268,7 +270,6 @@ struct mc {
 	struct clock_unit *unit;
 	struct clock_unit *producer;
 	bool producer_waiting;
-	bool entry_starved;                 /* prepare_cands: a candidate waits for a free entry */
 	uint64_t room_gen;                  /* entries freed so far (mc_room_gen) */
 	/* requesters on links: the input link, the ports, admission, the address map */
 	struct link *in;                    /* sent accesses (struct ent), latency 1 */
@@ -532,26 +533,21 @@ bool mc_can_accept(const struct mc *m, bool is_write)
 
 #define ENT_CHUNK 64
 
-/* One more chunk of free entries. */
-static void pool_grow(struct mc *m)
-{
-	struct ent *c = xcalloc(ENT_CHUNK, sizeof *c);
-	uint32_t i;
-
-	m->chunks = xreallocarray(m->chunks, m->nchunks + 1, sizeof *m->chunks);
-	m->chunks[m->nchunks++] = c;
-	for (i = 0; i < ENT_CHUNK; i++) {
-		c[i].next = m->free;
-		m->free = &c[i];
-	}
-}
-
 static struct ent *ent_alloc(struct mc *m)
 {
 	struct ent *e;
+	uint32_t i;
 
-	if (m->free == NULL)
-		pool_grow(m);
+	if (m->free == NULL) {
+		struct ent *c = xcalloc(ENT_CHUNK, sizeof *c);
+
+		m->chunks = xreallocarray(m->chunks, m->nchunks + 1, sizeof *m->chunks);
+		m->chunks[m->nchunks++] = c;
+		for (i = 0; i < ENT_CHUNK; i++) {
+			c[i].next = m->free;
+			m->free = &c[i];
+		}
+	}
 	e = m->free;
 	m->free = e->next;
 	memset(e, 0, sizeof *e);
@@ -807,7 +803,8 @@ bool mc_try_enqueue(struct mc *m, const struct mc_access *a)
 	/* Out of entries (as well): a completion wakes it. Also when the ports ran out too: a
 	 * producer that keeps a refused queue's mc_room_gen does not ask again before it changes,
 	 * so the completion's wake is the only one it gets (without it, the GDDR6 test config with
-	 * accept_per_cycle 1 and 2-entry write queues stopped for good after three requests). */
+	 * accept_per_cycle 1 and 2-entry write queues stopped for good after 0-5 of 200
+	 * requests). */
 	if (!room)
 		m->producer_waiting = true;
 	return false;
@@ -879,6 +876,7 @@ static bool ecc_lookup(struct mc *m, const struct dram_addr *a, bool full_write,
 		d->ba = e->bank % m->s->banks_per_group;
 		e->a.is_write = true;
 		e->internal = true;
+		e->prepared = true; /* no pre-ops, and no entry to wait for (prepare_cands) */
 		queue_ent(m, e, now);
 	}
 	victim->key = key;
@@ -1598,7 +1596,6 @@ static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 {
 	size_t i;
 
-	m->entry_starved = false;
 	for (i = 0; i < n; i++) {
 		struct mc_cand *c = &m->cands[i];
 		struct ent *e = c->entry;
@@ -1607,7 +1604,6 @@ static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 			continue;
 		if (m->free == NULL) {
 			c->earliest = CYCLE_NEVER; /* a completion frees one and wakes us */
-			m->entry_starved = true;
 			continue;
 		}
 		prepare_ecc(m, e, now);
@@ -1910,15 +1906,6 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 	if (m->p->ecc == MC_ECC_INLINE)
 		prepare_cands(m, n, now);
 	issued = issue_on_buses(m, &n, now);
-	if (!issued && m->entry_starved && m->inflight == 0) {
-		/* Nothing issued, a candidate waits for an entry (its ECC-cache eviction's
-		 * write-back needs one) and nothing in flight will complete to free one: the
-		 * write-back buffer takes another chunk (as ent_alloc does) and the next cycle
-		 * prepares it. Waiting deadlocked: writes only, 1 channel, 2-entry read queue, 34
-		 * write-backs queued (tests/sys/dram.sh). */
-		pool_grow(m);
-		next = now + 1;
-	}
 #ifdef SIM_DEBUG
 	/* (the debug build's sched_next is always a full scheduling's: it makes the full pass
 	 * after arrivals_only too, and after_issue's is exact) */

@@ -12,7 +12,7 @@
 G=configs/test/gddr6-16ch.cfg
 H=configs/test/hbm2e-40ch.cfg
 D=tests/data/dram
-plan 90
+plan 91
 
 note() { printf '# %s\n' "$*"; }
 
@@ -266,10 +266,11 @@ note "200 requests of 128 B on 2 channels, 1 access a cycle each: ${cyc:-?} cycl
 expect_num "... in 400 to 4000 cycles" "${cyc:-0} >= 400 && ${cyc:-0} <= 4000"
 
 # ---------------------------------------------------------------------------------------------
-# Inline ECC with the entry pool spent on ECC write-backs: every candidate waits for a free
-# entry (its ECC-cache eviction needs one) and nothing is in flight to free one. The write-back
-# buffer grows instead; waiting deadlocked after 214 of 500 writes (1 channel, 2-entry read
-# queue, 34 write-backs queued), which the watchdog below now reports as exit 3.
+# Inline ECC with the entry pool spent on ECC write-backs: the accesses whose ECC-cache eviction
+# needs an entry wait for one. The write-backs do not (they need none) and free entries as they
+# complete; when they waited too, nothing could, and the run deadlocked after 214 of 500 writes
+# (1 channel, 2-entry read queue, 34 write-backs queued): the watchdog below reports that as
+# exit 3.
 run_gmsim dram -c $G -o dram.channels=1 -o mc.read_queue=2 -o mc.write_queue=64 \
 	-o mc.write_high=31 -o mc.write_low=28 -o mc.row_hit_cap=4 -o 'mc.page_policy="closed"' \
 	-o 'mc.scheduler="fcfs"' -o 'mc.refresh="all_bank"' -o mc.refresh_postpone=3 \
@@ -292,6 +293,13 @@ expect_match "... the other 1999 requests are reported" '^run: 1999 requests ' "
 wd=$(printf '%s\n' "$err" | sed -n 's/^gmsim: watchdog at DRAM cycle \([0-9]*\): no access accepted or completed since cycle \([0-9]*\) with 1 requests in flight.*/\1 \2/p')
 expect_num "... at exactly 3000 cycles after the last progress ($wd)" \
 	"\"${wd:-x}\" != \"x\" && ${wd% *} - ${wd#* } == 3000"
+run_gmsim dram -c $G --pattern random --requests 2000 -o sim.fault_lose_dram_read=5 \
+	-o sim.watchdog_cycles=5000
+wd5=$(printf '%s\n' "$err" | sed -n 's/^gmsim: watchdog at DRAM cycle \([0-9]*\): .* since cycle \([0-9]*\) .*/\1 \2/p')
+expect_num "... with a 5000-cycle span: the same last progress, 2000 cycles later ($wd5)" \
+	"\"${wd5:-x}\" != \"x\" && \"${wd:-x}\" != \"x\" && ${wd5#* } == ${wd#* } && ${wd5% *} - ${wd% *} == 2000"
+run_gmsim dram -c $G --pattern random --requests 2000 -o sim.fault_lose_dram_read=5 \
+	-o sim.watchdog_cycles=3000 --stats-json "$tap_tmp/wd.json"
 expect_match "... and says why" \
 	'^gmsim: watchdog: 3000 DRAM cycles with requests left and no access accepted or completed, since cycle [0-9]+ \(sim.watchdog_cycles\)$' \
 	"$err"

@@ -1511,10 +1511,9 @@ static void test_lookahead_drain_end(void **state)
 {
 	unsigned long seed;
 
-	(void)state;
 	for (seed = 1; seed <= 8; seed++) {
-		void *sa = NULL, *sb = NULL;
-		struct env *a = env_new(&sa, DRAM_STD_GDDR6, 14.0, 1);
+		void *sb = NULL;
+		struct env *a = env_new(state, DRAM_STD_GDDR6, 14.0, 1); /* the teardown's */
 		struct env *b = env_new(&sb, DRAM_STD_GDDR6, 14.0, 1);
 
 		a->p.refresh = b->p.refresh = MC_REFRESH_OFF;
@@ -1533,7 +1532,7 @@ static void test_lookahead_drain_end(void **state)
 		assert_true(stat(a, 0, "drains") > 50);
 		assert_no_violations(a);
 		assert_no_violations(b);
-		env_free(&sa);
+		env_free(state);
 		env_free(&sb);
 	}
 }
