@@ -427,12 +427,23 @@ static void fe_tick(void *self, cycle_t now)
 	/* Out of budget: stay awake for the next cycle. */
 }
 
+/* The last cycle whose edge tick fits in tick_t. */
+static cycle_t last_cycle(const struct dram_sim *ds)
+{
+	return (TICK_NEVER - 1) / ds->spec.tck_ps;
+}
+
+/* Whether the front end holds a record whose cycle is still ahead. */
+static bool record_ahead(const struct dram_sim *ds, cycle_t now)
+{
+	return ds->has_rec && ds->rec.has_cycle && ds->rec.cycle > now;
+}
+
 /* Work that should make progress: requests in flight, accesses held back, or a record due and
  * not yet presented (the front end waits for nothing else). */
 static bool work_left(const struct dram_sim *ds, cycle_t now)
 {
-	return ds->outstanding != 0 || ds->bl_total != 0 ||
-	       (ds->has_rec && !(ds->rec.has_cycle && ds->rec.cycle > now));
+	return ds->outstanding != 0 || ds->bl_total != 0 || (ds->has_rec && !record_ahead(ds, now));
 }
 
 static void watchdog(void *ctx, tick_t tick)
@@ -442,12 +453,11 @@ static void watchdog(void *ctx, tick_t tick)
 	uint32_t ch;
 
 	if (!work_left(ds, now)) /* idle: the span counts from the next record's cycle */
-		ds->progress_at = ds->has_rec && ds->rec.has_cycle && ds->rec.cycle > now
-					  ? ds->rec.cycle : now;
+		ds->progress_at = record_ahead(ds, now) ? ds->rec.cycle : now;
 	due = ds->progress_at + ds->o.watchdog_cycles;
 	if (due > now) {
 		/* (a span past the last cycle a tick can hold: no watchdog from here) */
-		if (due <= (TICK_NEVER - 1) / ds->spec.tck_ps)
+		if (due <= last_cycle(ds))
 			eventq_schedule(ds->q, clock_tick_of(ds->clk, due), EVQ_PRIO_EXIT, watchdog,
 					ds);
 		return;
@@ -528,12 +538,11 @@ int dram_sim_run(struct dram_sim *ds, struct dram_trace *t, struct sim_err *err)
 	ds->trace = t;
 	/* A record whose edge tick would not fit in tick_t never arrives: make it an error rather
 	 * than a run that waits for it for ever (refresh keeps the event queue going). */
-	dram_trace_set_max_cycle(t, (TICK_NEVER - 1) / ds->spec.tck_ps);
+	dram_trace_set_max_cycle(t, last_cycle(ds));
 	if (ds->o.max_cycles != 0)
 		eventq_schedule(ds->q, clock_tick_of(ds->clk, ds->o.max_cycles), EVQ_PRIO_EXIT,
 				at_limit, ds);
-	if (ds->o.watchdog_cycles != 0 &&
-	    ds->o.watchdog_cycles <= (TICK_NEVER - 1) / ds->spec.tck_ps)
+	if (ds->o.watchdog_cycles != 0 && ds->o.watchdog_cycles <= last_cycle(ds))
 		eventq_schedule(ds->q, clock_tick_of(ds->clk, ds->o.watchdog_cycles), EVQ_PRIO_EXIT,
 				watchdog, ds);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

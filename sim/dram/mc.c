@@ -523,12 +523,16 @@ uint64_t mc_room_gen(const struct mc *m)
 	return m->room_gen;
 }
 
+/* Whether this cycle's port budget (mc.accept_per_cycle) has an access left. */
+static bool ports_left(const struct mc *m)
+{
+	return m->p->accept_per_cycle == 0 || m->accept_cycle != clock_cycle(m->clk) ||
+	       m->accepted < m->p->accept_per_cycle;
+}
+
 bool mc_can_accept(const struct mc *m, bool is_write)
 {
-	if (m->p->accept_per_cycle != 0 && m->accept_cycle == clock_cycle(m->clk) &&
-	    m->accepted >= m->p->accept_per_cycle)
-		return false;
-	return mc_has_room(m, is_write);
+	return ports_left(m) && mc_has_room(m, is_write);
 }
 
 #define ENT_CHUNK 64
@@ -787,9 +791,7 @@ static void take_input(struct mc *m)
 
 bool mc_try_enqueue(struct mc *m, const struct mc_access *a)
 {
-	bool room = mc_has_room(m, a->is_write);
-	bool ports = m->p->accept_per_cycle == 0 || m->accept_cycle != clock_cycle(m->clk) ||
-		     m->accepted < m->p->accept_per_cycle;
+	bool room = mc_has_room(m, a->is_write), ports = ports_left(m);
 
 	if (room && ports) { /* mc_can_accept */
 		mc_enqueue(m, a);
