@@ -4,15 +4,18 @@
     python3 bench/speed.py GMSIM SRCDIR [--base GMSIM0] [--rows NAME,...] [--repeat N]
                            [--markdown]
 
-Runs each row with GMSIM (and, with --base, with GMSIM0 right after it, so that both see the
+Runs each row with GMSIM (and, with --base, with GMSIM0 in turn with it, so that both see the
 same machine load) and prints, per row: the work (warp instructions, or DRAM requests), CPU
 seconds (user + sys of the gmsim process, the least of its runs: 3 for the short rows, 1 for the
 others, or --repeat N for all), the rate (work per CPU
 second), events per warp instruction (events per request for DRAM rows), peak RSS, and with
 --base the baseline's CPU seconds, its peak RSS and the ratio (baseline CPU / this CPU: 3.0
-means a third of the CPU time). A row the baseline cannot run (an older binary refuses a key
-that today's configs have) shows "-" in its columns, and a line after the table says why. A
-benchmark, not a test: it prints figures, it checks nothing.
+means a third of the CPU time). With --base the runs alternate (this, base; then base, this;
+...), and with 3 repeats or more two columns more say what the pairs say on a noisy machine:
+"pairs" is the median of the pairs' ratios with the range of their middle half, "faster" in
+how many pairs this binary took less CPU. A row the baseline cannot run (an older binary
+refuses a key that today's configs have) shows "-" in its columns, and a line after the table
+says why. A benchmark, not a test: it prints figures, it checks nothing.
 
 Rows (names for --rows):
   copy, transpose, chase, chase1sm, copytrace, copywl    on configs/a100-class.cfg: a 4 M-float stream copy, the 1024^2 naive transpose, a 100 k-load
@@ -26,7 +29,8 @@ Rows (names for --rows):
       random 64 B reads (DRAMsim3's trace format; the random ones over 4 GiB) on configs/test/gddr6-16ch.cfg and hbm2e-40ch.cfg.
 
 Traces are written once to ./bench/traces (under the build folder for `make bench`) and reused.
-`make bench BENCH_BASE=/path/to/old/gmsim` adds the baseline columns.
+`make bench BENCH_BASE=/path/to/old/gmsim` adds the baseline columns; BENCH_REPEAT=N sets
+--repeat (7 or more gives the pairs' columns something to say).
 """
 import json
 import os
@@ -141,6 +145,51 @@ def measure(gmsim, src, kind, args, repeat):
     return best
 
 
+def quartiles(v):
+    """(first quartile, median, third quartile) of v, linear between ranks."""
+    v = sorted(v)
+
+    def at(q):
+        x = q * (len(v) - 1)
+        i = int(x)
+        return v[i] if i + 1 >= len(v) else v[i] + (v[i + 1] - v[i]) * (x - i)
+    return at(0.25), at(0.5), at(0.75)
+
+
+def measure_pairs(gmsim, base, src, kind, args, repeat):
+    """Both binaries in turn, repeat times each, the order swapped every pair: (this binary's
+    least (CPU, RSS, statistics), the base's least (CPU, RSS) or the RunFailed that stopped it,
+    the pairs' CPU ratios, base / this)."""
+    best, bbest, ratios = None, None, []
+    for i in range(repeat):
+        order = (gmsim, base) if i % 2 == 0 else (base, gmsim)
+        got = {}
+        for g in order:
+            if g is base and isinstance(bbest, RunFailed):
+                continue
+            try:
+                got[g] = run_once(g, src, kind, args)
+            except RunFailed as e:
+                if g is not base:
+                    raise
+                bbest = e
+        cpu, rss, st = got[gmsim]
+        if best is None or cpu < best[0]:
+            best = (cpu, rss, st)
+        if base in got:
+            bcpu, brss, _ = got[base]
+            if bbest is None or bcpu < bbest[0]:
+                bbest = (bcpu, brss)
+            ratios.append(bcpu / cpu if cpu > 0 else 0)
+    return best, bbest, ratios
+
+
+def text_line(head, line):
+    """One line of the text table: the row name left, the figures right in their columns."""
+    return "  ".join(v.ljust(14) if j == 0 else v.rjust(18 if head[j] == "pairs" else 12)
+                     for j, v in enumerate(line))
+
+
 def main():
     argv = sys.argv[1:]
     if len(argv) < 2 or argv[0] in ("-h", "--help"):
@@ -183,15 +232,20 @@ def main():
     head = ["row", "work", "CPU s", "rate/CPU s", "events/unit", "RSS MB"]
     if base is not None:
         head += ["base CPU s", "base RSS MB", "base/this"]
+        if repeat is not None and repeat >= 3:
+            head += ["pairs", "faster"]
     out = []
     if not markdown:
-        print("  ".join(v.rjust(12) if j else v.ljust(14) for j, v in enumerate(head)),
-              flush=True)
+        print(text_line(head, head), flush=True)
     notes = []
     for name, kind, args, rep in table:
         rep = repeat if repeat is not None else rep
         try:
-            cpu, rss, st = measure(gmsim, src, kind, args, rep)
+            if base is None:
+                (cpu, rss, st), bbest, ratios = measure(gmsim, src, kind, args, rep), None, []
+            else:
+                (cpu, rss, st), bbest, ratios = measure_pairs(gmsim, base, src, kind, args,
+                                                              rep)
         except RunFailed as e:
             sys.stderr.write("speed.py: %s\n" % e)
             sys.exit(1)
@@ -201,17 +255,20 @@ def main():
         if base is not None:
             # An older binary may not read today's configs (a key it does not know is an
             # error): its columns say so and the table goes on.
-            try:
-                bcpu, brss, _ = measure(base, src, kind, args, rep)
+            if isinstance(bbest, RunFailed):
+                line += ["-", "-", "-"] + (["-", "-"] if len(head) > 9 else [])
+                notes.append("%s: the base could not run it (%s)" % (name, bbest.first))
+            else:
+                bcpu, brss = bbest
                 line += ["%.2f" % bcpu, "%.0f" % brss,
                          "%.2f" % (bcpu / cpu if cpu > 0 else 0)]
-            except RunFailed as e:
-                line += ["-", "-", "-"]
-                notes.append("%s: the base could not run it (%s)" % (name, e.first))
+                if len(head) > 9:
+                    q1, med, q3 = quartiles(ratios)
+                    line += ["%.2f (%.2f-%.2f)" % (med, q1, q3),
+                             "%d of %d" % (sum(r > 1 for r in ratios), len(ratios))]
         out.append(line)
         if not markdown:
-            print("  ".join(v.rjust(12) if j else v.ljust(14) for j, v in enumerate(line)),
-                  flush=True)
+            print(text_line(head, line), flush=True)
     if markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "|".join("---" for _ in head) + "|")
