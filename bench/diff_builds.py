@@ -7,7 +7,9 @@ corners those runs never reach: tiny queues, write-drain thresholds of 1-3, a po
 front-end buffer of 0-2, inline ECC, fcfs, closed pages. This draws N such points, each a
 `gmsim dram` run (GDDR6 or HBM2e test config, 1-16 channels, random controller parameters,
 a synthetic stream of 2,000-15,000 requests) or, with --gpu, a small `gmsim run` (the small test
-GPU, an RTX 2060 or a T4 with random controller parameters and a workload from workloads/),
+GPU, an RTX 2060 or a T4 with random controller parameters, half of them also with random L1,
+L2 and crossbar ones: MSHR sizes and merge limits, miss queues, lookups and fills a cycle,
+input buffers, arbiters; and a workload from workloads/),
 runs each through both builds and reports every point where the `--stats-json --stats-no-host`
 outputs differ, where either build exits other than 0 (a debug build's assertion, the watchdog:
 exit 3), or where a run takes longer than --timeout seconds (a hang). Points both builds reject
@@ -90,6 +92,27 @@ def gpu_point(r, k):
           "-o", "sim.seed=%d" % (k + 1)]
     if r.random() < 0.3:
         a += ["-o", 'mc.ecc="inline"', "-o", "dram.map.interleave_bytes=128"]
+    if r.random() < 0.5:
+        a += memory_side(r)
+    return a
+
+
+def memory_side(r):
+    """Random L1, L2 and crossbar parameters of a GPU point: small MSHRs, merge limits and miss
+    queues (the refused heads the L1 and L2 do not look up again before a fill or a drain can
+    change the answer), several lookups or fills a cycle, small crossbar buffers and every
+    arbiter (the offers kept across cycles)."""
+    a = []
+    for lvl, mq in (("l1", [1, 2, 8]), ("l2", [8, 12, 32])):
+        a += ["-o", "%s.mshr.entries=%d" % (lvl, r.choice([2, 4, 16, 256])),
+              "-o", "%s.mshr.max_merge=%d" % (lvl, r.choice([1, 2, 8])),
+              "-o", '%s.mshr.granularity="%s"' % (lvl, r.choice(["sector", "line"])),
+              "-o", "%s.miss_queue=%d" % (lvl, r.choice(mq)),
+              "-o", "%s.lookups_per_cycle=%d" % (lvl, r.choice([1, 1, 2, 4])),
+              "-o", "%s.fills_per_cycle=%d" % (lvl, r.choice([1, 1, 2]))]
+    a += ["-o", "xbar.input_buffer=%d" % r.choice([1, 2, 8]),
+          "-o", 'xbar.arbiter="%s"' % r.choice(["fifo", "islip", "age"]),
+          "-o", 'xbar.reply_arbiter="%s"' % r.choice(["fifo", "islip", "age"])]
     return a
 
 

@@ -177,6 +177,8 @@ int gpu_mem_check(const struct gpu_params *p, struct sim_err *err)
 		return sim_err_set(err, NULL, 0, "gpu.l2_partitions: %u partitions need at least %u "
 				   "SMs (gpu.sms), got %u", p->gpu.l2_partitions,
 				   p->gpu.l2_partitions, p->gpu.sms);
+	if (p->gpu.l2_partitions > 1 && l2_params_check_far(&p->l2, "l2", err) != 0)
+		return -1;
 	return slice_hash_init(&h, &p->l2_hash, p->dram.channels * p->gpu.l2_slices_per_channel,
 			       "l2.hash", err);
 }

@@ -197,6 +197,9 @@ int l1_params_check(const struct l1_params *p, const char *group, struct sim_err
 	if (p->cache.line_bytes > L1_REQ_LINE_BYTES)
 		return sim_err_set(err, NULL, 0, "%s.line_bytes: at most %u (the request byte mask), "
 				   "got %u", g, L1_REQ_LINE_BYTES, p->cache.line_bytes);
+	snprintf(g, sizeof g, "%s.mshr", group);
+	if (mshr_params_check(&p->mshr, p->cache.line_bytes, p->cache.sector_bytes, g, err) != 0)
+		return -1;
 	if (p->write_policy >= L1_WRITE_POLICY_COUNT)
 		return sim_err_set(err, NULL, 0, "%s.write_policy: unknown policy %u", group,
 				   p->write_policy);

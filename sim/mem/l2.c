@@ -225,6 +225,9 @@ int l2_params_check(const struct l2_params *p, const char *group, struct sim_err
 	if (p->cache.line_bytes > L2_REQ_LINE_BYTES)
 		return sim_err_set(err, NULL, 0, "%s.line_bytes: at most %u (the request byte mask), "
 				   "got %u", g, L2_REQ_LINE_BYTES, p->cache.line_bytes);
+	snprintf(g, sizeof g, "%s.mshr", group);
+	if (mshr_params_check(&p->mshr, p->cache.line_bytes, p->cache.sector_bytes, g, err) != 0)
+		return -1;
 	sectors = p->cache.line_bytes / p->cache.sector_bytes;
 	if (p->miss_queue < 2 * sectors)
 		return sim_err_set(err, NULL, 0, "%s.miss_queue: at least 2 x sectors per line (%u) "
@@ -672,13 +675,32 @@ static enum level_stall try_store(struct l2 *l2, struct mem_req *r, addr_t line,
  * waiting for the other to take its read, whose miss needs an entry: a protocol deadlock, which
  * hardware avoids with resources reserved per message class. With the reserve, reads from the
  * twin and misses of home lines (which need only DRAM) always find an entry in time. */
+static uint32_t far_reserve(const struct l2_params *p)
+{
+	return p->mshr.entries / 8 > 0 ? p->mshr.entries / 8 : 1;
+}
+
 static bool far_room(const struct l2 *l2, uint32_t fetch)
 {
 	uint32_t need = l2->p.mshr.granularity == MSHR_GRAN_LINE ? 1
 				: bits_pop32(fetch);
-	uint32_t reserve = l2->p.mshr.entries / 8 > 0 ? l2->p.mshr.entries / 8 : 1;
 
-	return mshr_used(l2->m) + need + reserve <= l2->p.mshr.entries;
+	return mshr_used(l2->m) + need + far_reserve(&l2->p) <= l2->p.mshr.entries;
+}
+
+int l2_params_check_far(const struct l2_params *p, const char *group, struct sim_err *err)
+{
+	bool line = p->mshr.granularity == MSHR_GRAN_LINE;
+	/* the most entries one far miss takes: the line's, or each of its sectors */
+	uint32_t need = line ? 1 : p->cache.line_bytes / p->cache.sector_bytes;
+
+	if (need + far_reserve(p) > p->mshr.entries)
+		return sim_err_set(err, NULL, 0, "%s.mshr.entries: with gpu.l2_partitions = 2, at "
+				   "least %u (a far line's miss, %u %s entr%s, on top of the %u kept "
+				   "back from far misses), got %u", group, need + far_reserve(p), need,
+				   line ? "line" : "sector", need == 1 ? "y" : "ies", far_reserve(p),
+				   p->mshr.entries);
+	return 0;
 }
 
 /* A load miss: the MSHR, then room in the miss queue for its reads plus, for an absent line, a

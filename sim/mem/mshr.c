@@ -86,8 +86,9 @@ const char *const mshr_granularity_names[] = { "sector", "line", NULL };
 #define P struct mshr_params
 const struct cfg_field mshr_fields[] = {
 	CFG_U32_FIELD(P, entries, 1, 65536, "256",
-		      "miss entries in flight: sector entries or line entries by granularity "
-		      "(GPGPU-Sim configs: 256-512 per L1, 192-384 per L2 slice)"),
+		      "miss entries in flight: sector entries or line entries by granularity; "
+		      "sector entries at least the sectors of a line (GPGPU-Sim configs: 256-512 "
+		      "per L1, 192-384 per L2 slice)"),
 	CFG_U32_FIELD(P, max_merge, 1, 4096, "8",
 		      "requests that may wait on one entry, the first included "
 		      "(GPGPU-Sim: L1 8-64, L2 4)"),
@@ -99,6 +100,18 @@ const struct cfg_field mshr_fields[] = {
 const size_t mshr_nfields = sizeof mshr_fields / sizeof mshr_fields[0];
 _Static_assert(sizeof mshr_fields / sizeof mshr_fields[0] == MSHR_NFIELDS,
 	       "MSHR_NFIELDS must count mshr_fields");
+
+int mshr_params_check(const struct mshr_params *p, uint32_t line_bytes, uint32_t sector_bytes,
+		      const char *group, struct sim_err *err)
+{
+	uint32_t sectors = line_bytes / sector_bytes;
+
+	if (p->granularity == MSHR_GRAN_SECTOR && p->entries < sectors)
+		return sim_err_set(err, NULL, 0, "%s.entries: at least the %u sectors of a line with "
+				   "granularity \"sector\" (a request for a whole line takes an "
+				   "entry for each at once), got %u", group, sectors, p->entries);
+	return 0;
+}
 
 static const char *const result_names[MSHR_RESULT_COUNT] = {
 #define MSHR_RESULT_NAME(e, s) s,

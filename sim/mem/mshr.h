@@ -95,6 +95,13 @@ enum mshr_result {
 
 struct mshr;
 
+/* What the field ranges cannot check, for lines of line_bytes made of sectors of sector_bytes
+ * (as cache_params_check passed them): with sector granularity, at least an entry for each
+ * sector of a line, since a request for a whole line takes one per sector at once (with fewer,
+ * the first such request waits for ever). Errors name group ("l2.mshr"). */
+int mshr_params_check(const struct mshr_params *p, uint32_t line_bytes, uint32_t sector_bytes,
+		      const char *group, struct sim_err *err);
+
 /* An MSHR for lines of line_bytes bytes made of sectors of sector_bytes (both powers of two,
  * sector_bytes <= line_bytes, at most MSHR_MAX_SECTORS sectors; SIM_ASSERT otherwise). p is
  * copied. Registers statistics under prefix ("sm3.l1d.mshr") unless st is NULL. Never NULL. */

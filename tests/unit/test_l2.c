@@ -567,7 +567,10 @@ static void test_mshr_full(void **state)
 	struct env *e = env_new(state, 1);
 	uint64_t a, b;
 
+	/* one line entry (one sector entry would be fewer than a line's sectors, which
+	 * the params check refuses) */
 	e->p.mshr.entries = 1;
+	e->p.mshr.granularity = MSHR_GRAN_LINE;
 	env_start(e);
 	a = load_at(e, 10, 0x0, 0x1);
 	/* Another line (another set), visible at 12: no free entry; it waits at the head. */
