@@ -9,7 +9,8 @@ front-end buffer of 0-2, inline ECC, fcfs, closed pages. This draws N such point
 a synthetic stream of 2,000-15,000 requests) or, with --gpu, a small `gmsim run` (the small test
 GPU, an RTX 2060 or a T4 with random controller parameters, half of them also with random L1,
 L2 and crossbar ones: MSHR sizes and merge limits, miss queues, lookups and fills a cycle,
-input buffers, arbiters; and a workload from workloads/),
+input buffers, arbiters; some of the small GPU's with two L2 partitions; and a workload from
+workloads/),
 runs each through both builds and reports every point where the `--stats-json --stats-no-host`
 outputs differ, where either build exits other than 0 (a debug build's assertion, the watchdog:
 exit 3), or where a run takes longer than --timeout seconds (a hang). Points both builds reject
@@ -94,6 +95,8 @@ def gpu_point(r, k):
         a += ["-o", 'mc.ecc="inline"', "-o", "dram.map.interleave_bytes=128"]
     if r.random() < 0.5:
         a += memory_side(r)
+    if config.endswith("small-gpu.cfg") and r.random() < 0.3:
+        a += ["-o", "gpu.l2_partitions=2"]  # the far reads between twin slices
     return a
 
 
@@ -104,9 +107,13 @@ def memory_side(r):
     arbiter (the offers kept across cycles)."""
     a = []
     for lvl, mq in (("l1", [1, 2, 8]), ("l2", [8, 12, 32])):
-        a += ["-o", "%s.mshr.entries=%d" % (lvl, r.choice([2, 4, 16, 256])),
+        # the fewest entries the params checks allow: a line's 4 sectors, or 2 line entries
+        # (and one more of each kept back with two L2 partitions)
+        line = r.random() < 0.5
+        a += ["-o", "%s.mshr.entries=%d" % (lvl, r.choice([2, 3, 16, 256] if line
+                                                          else [5, 6, 16, 256])),
               "-o", "%s.mshr.max_merge=%d" % (lvl, r.choice([1, 2, 8])),
-              "-o", '%s.mshr.granularity="%s"' % (lvl, r.choice(["sector", "line"])),
+              "-o", '%s.mshr.granularity="%s"' % (lvl, "line" if line else "sector"),
               "-o", "%s.miss_queue=%d" % (lvl, r.choice(mq)),
               "-o", "%s.lookups_per_cycle=%d" % (lvl, r.choice([1, 1, 2, 4])),
               "-o", "%s.fills_per_cycle=%d" % (lvl, r.choice([1, 1, 2]))]
