@@ -635,6 +635,7 @@ static void test_data_banks(void **state)
 		assert_int_equal(e->reply_at[ids[i]], hit_reply(e, 701));
 	assert_int_equal(l1_stats(e->l1)->bank_conflicts, 3);
 	assert_int_equal(l1_params_check(&(struct l1_params){ .cache = e->p.cache,
+							      .mshr = e->p.mshr,
 							      .lookups_per_cycle = 1 },
 					 "l1", &(struct sim_err){ 0 }), -1);
 }
@@ -1111,6 +1112,17 @@ static void test_params_check(void **state)
 	e->p.cache.sector_bytes = 48;
 	assert_int_equal(l1_params_check(&e->p, "l1", &err), -1);
 	assert_non_null(strstr(err.msg, "l1.cache.sector_bytes"));
+	/* sector MSHR entries: at least a line's 4 sectors, which a whole-line miss takes at once */
+	params_default(e);
+	e->p.mshr.granularity = MSHR_GRAN_SECTOR;
+	e->p.mshr.entries = 4;
+	assert_int_equal(l1_params_check(&e->p, "l1", &err), 0);
+	e->p.mshr.entries = 3;
+	assert_int_equal(l1_params_check(&e->p, "l1", &err), -1);
+	assert_non_null(strstr(err.msg, "l1.mshr.entries: at least the 4 sectors"));
+	e->p.mshr.granularity = MSHR_GRAN_LINE;
+	e->p.mshr.entries = 1;
+	assert_int_equal(l1_params_check(&e->p, "l1", &err), 0);
 	assert_int_equal(l1_nfields, L1_NFIELDS);
 	assert_string_equal(l1_write_policy_names[L1_WRITE_THROUGH_NO_ALLOCATE],
 			    "write_through_no_allocate");

@@ -1332,6 +1332,36 @@ static void test_params_check(void **state)
 	assert_int_equal(l2_nfields, L2_NFIELDS);
 }
 
+/* The MSHR sizes that could never take a whole-line miss, at their boundaries (128 B lines of
+ * 4 sectors): sector entries 4 pass and 3 fail; with two partitions one entry is kept back
+ * from far misses below 16 entries (entries / 8 from there), so 5 sector entries pass and 4
+ * fail, 2 line entries pass and 1 fails. */
+static void test_params_check_mshr(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct sim_err err;
+
+	memset(&err, 0, sizeof err);
+	e->p.mshr.granularity = MSHR_GRAN_SECTOR;
+	e->p.mshr.entries = 4;
+	assert_int_equal(l2_params_check(&e->p, "l2", &err), 0);
+	e->p.mshr.entries = 3;
+	assert_int_equal(l2_params_check(&e->p, "l2", &err), -1);
+	assert_non_null(strstr(err.msg, "l2.mshr.entries: at least the 4 sectors"));
+	e->p.mshr.entries = 5;
+	assert_int_equal(l2_params_check_far(&e->p, "l2", &err), 0);
+	e->p.mshr.entries = 4;
+	assert_int_equal(l2_params_check_far(&e->p, "l2", &err), -1);
+	assert_non_null(strstr(err.msg, "l2.mshr.entries: with gpu.l2_partitions = 2, at least 5"));
+	e->p.mshr.granularity = MSHR_GRAN_LINE;
+	e->p.mshr.entries = 1;
+	assert_int_equal(l2_params_check(&e->p, "l2", &err), 0);
+	assert_int_equal(l2_params_check_far(&e->p, "l2", &err), -1);
+	assert_non_null(strstr(err.msg, "at least 2 (a far line's miss, 1 line entry"));
+	e->p.mshr.entries = 2;
+	assert_int_equal(l2_params_check_far(&e->p, "l2", &err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1350,6 +1380,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_conservation_hot, env_free),
 		cmocka_unit_test_teardown(test_determinism, env_free),
 		cmocka_unit_test_teardown(test_params_check, env_free),
+		cmocka_unit_test_teardown(test_params_check_mshr, env_free),
 		cmocka_unit_test_teardown(test_partition, env_free),
 		cmocka_unit_test_teardown(test_far_partition, env_free),
 		cmocka_unit_test_teardown(test_far_conservation, env_free),
