@@ -422,6 +422,7 @@ static void test_spec_errors(void **state)
 {
 	struct dram_params p;
 	struct dram_timing_params tp;
+	struct dram_spec s;
 
 	(void)state;
 	/* tRC < tRAS + tRP with an nRC override */
@@ -496,6 +497,14 @@ static void test_spec_errors(void **state)
 	assert_string_equal(resolve_err(&p, &tp),
 			    "dram.timing: tREFI (220) <= tRFC (220): the part would do nothing but "
 			    "refresh");
+	/* per-bank refreshes due faster than one a tRREFD (GDDR6 14 Gb/s: 15 cycles) */
+	params_init(&p, &tp, DRAM_STD_GDDR6, 14.0);
+	tp.nck[DRAM_T_REFIPB] = 15;
+	assert_string_equal(resolve_err(&p, &tp),
+			    "dram.timing: tREFIpb (15) <= tRREFD (15): per-bank refreshes would "
+			    "fall due faster than they can be issued");
+	tp.nck[DRAM_T_REFIPB] = 16;
+	resolve_ok(&s, &p, &tp);
 }
 
 /* GDDR6 with bank groups off: the long timings apply between all banks. */
