@@ -379,13 +379,15 @@ static int check_timings(const struct dram_spec *s, struct sim_err *err)
 	CHECK(t[DRAM_T_REFIPB] * s->banks > t[DRAM_T_RFCPB],
 	      "dram.timing: tREFIpb (%u) x %u banks <= tRFCpb (%u)", t[DRAM_T_REFIPB], s->banks,
 	      t[DRAM_T_RFCPB]);
-	/* per-bank refreshes one tRREFD apart at the closest: due more often, they are owed
-	 * faster than any controller can issue them, refresh is forced for good, and each REFpb
-	 * keeps the pseudo-channel's ACTs tRREFD away until no row opens any more (a run ended
-	 * at the watchdog with the requests that needed one) */
-	CHECK(t[DRAM_T_REFIPB] > t[DRAM_T_RREFD],
-	      "dram.timing: tREFIpb (%u) <= tRREFD (%u): per-bank refreshes would fall due faster "
-	      "than they can be issued", t[DRAM_T_REFIPB], t[DRAM_T_RREFD]);
+	/* per-bank refreshes one tRREFD apart at the closest, and an ACT between two of them
+	 * tRREFD after the first and tRRD_S before the second: due more often than that, they
+	 * are owed faster than a controller that also opens rows can issue them, refresh is
+	 * forced for good, and no row opens any more (a run ended at the watchdog with the
+	 * requests that needed one) */
+	CHECK(t[DRAM_T_REFIPB] >= t[DRAM_T_RREFD] + t[DRAM_T_RRD_S],
+	      "dram.timing: tREFIpb (%u) < tRREFD + tRRD_S (%u + %u): per-bank refreshes would "
+	      "fall due faster than they can be issued with an ACT between them",
+	      t[DRAM_T_REFIPB], t[DRAM_T_RREFD], t[DRAM_T_RRD_S]);
 	return 0;
 }
 

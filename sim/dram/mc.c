@@ -67,6 +67,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,43 @@ const struct cfg_field mc_fields[] = {
 #undef P
 const size_t mc_nfields = sizeof mc_fields / sizeof mc_fields[0];
 
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* A bank's longest row cycle for one access (a read: ACT, RD, PRE; a write: ACT, WR, PRE) must
+ * fit between two refreshes of the bank: a forced refresh precharges an open bank at once, so
+ * an access whose row cycle is longer than the time refresh leaves a bank could be cut short
+ * for ever (the run ends at the watchdog). Real parts leave thousands of cycles for row cycles
+ * of under a hundred; only timings far off (an nRCDWR of 4096, an nREFI of 256) fail. */
+static int refresh_window_check(const struct mc_params *p, const struct dram_spec *s,
+				struct sim_err *err)
+{
+	const uint32_t *t = s->t;
+	uint32_t rd = max_u32(t[DRAM_T_RAS], t[DRAM_T_RCDRD] + t[DRAM_T_RTP]) + t[DRAM_T_RP];
+	uint32_t wr = max_u32(t[DRAM_T_RAS], t[DRAM_T_RCDWR] + t[DRAM_T_CWL] + s->burst_cycles +
+					     t[DRAM_T_WR]) + t[DRAM_T_RP];
+	uint64_t window;
+
+	if (p->refresh == MC_REFRESH_OFF)
+		return 0;
+	/* dram_spec_resolve checked that refresh leaves some time: tREFI > tRFC, tREFIpb x
+	 * banks > tRFCpb */
+	window = p->refresh == MC_REFRESH_ALL_BANK
+			 ? (uint64_t)t[DRAM_T_REFI] - t[DRAM_T_RFC]
+			 : (uint64_t)t[DRAM_T_REFIPB] * s->banks - t[DRAM_T_RFCPB];
+	if (max_u32(rd, wr) > window)
+		return sim_err_set(err, NULL, 0, "dram.timing: a %s's row cycle (%u cycles: ACT, "
+				   "%s, PRE, tRP) does not fit between two refreshes of its bank "
+				   "(%" PRIu64 " cycles: %s with mc.refresh = \"%s\")",
+				   wr > rd ? "write" : "read", max_u32(rd, wr), wr > rd ? "WR" : "RD",
+				   window, p->refresh == MC_REFRESH_ALL_BANK ? "tREFI - tRFC"
+									: "tREFIpb x banks - tRFCpb",
+				   refresh_names[p->refresh]);
+	return 0;
+}
+
 int mc_params_check(const struct mc_params *p, const struct dram_spec *s, struct sim_err *err)
 {
 	if (p->write_high > p->write_queue)
@@ -129,7 +167,7 @@ int mc_params_check(const struct mc_params *p, const struct dram_spec *s, struct
 	if (p->ecc == MC_ECC_SIDEBAND && s->std == DRAM_STD_GDDR6)
 		return sim_err_set(err, NULL, 0, "mc.ecc: GDDR6 has no sideband ECC pins; use "
 				   "\"inline\" or \"off\"");
-	return 0;
+	return refresh_window_check(p, s, err);
 }
 
 uint32_t mc_data_bursts_per_row(const struct mc_params *p, const struct dram_spec *s)

@@ -497,13 +497,15 @@ static void test_spec_errors(void **state)
 	assert_string_equal(resolve_err(&p, &tp),
 			    "dram.timing: tREFI (220) <= tRFC (220): the part would do nothing but "
 			    "refresh");
-	/* per-bank refreshes due faster than one a tRREFD (GDDR6 14 Gb/s: 15 cycles) */
+	/* per-bank refreshes due faster than one a tRREFD with an ACT between (GDDR6 14 Gb/s:
+	 * tRREFD 15, tRRD_S 8) */
 	params_init(&p, &tp, DRAM_STD_GDDR6, 14.0);
-	tp.nck[DRAM_T_REFIPB] = 15;
+	tp.nck[DRAM_T_REFIPB] = 22;
 	assert_string_equal(resolve_err(&p, &tp),
-			    "dram.timing: tREFIpb (15) <= tRREFD (15): per-bank refreshes would "
-			    "fall due faster than they can be issued");
-	tp.nck[DRAM_T_REFIPB] = 16;
+			    "dram.timing: tREFIpb (22) < tRREFD + tRRD_S (15 + 8): per-bank "
+			    "refreshes would fall due faster than they can be issued with an ACT "
+			    "between them");
+	tp.nck[DRAM_T_REFIPB] = 23;
 	resolve_ok(&s, &p, &tp);
 }
 

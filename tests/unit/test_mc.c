@@ -1274,6 +1274,31 @@ static void test_params_check(void **state)
 	assert_string_equal(check_err(&p, &g), "mc.write_high: 33 exceeds mc.write_queue (32)");
 	p.write_high = 32; /* equal is allowed */
 	assert_int_equal(mc_params_check(&p, &g, &err), 0);
+	/* A row cycle longer than refresh leaves a bank (GDDR6 14 Gb/s: tREFIpb 214 x 16 banks -
+	 * tRFCpb 106 = 3318 cycles per bank; a write's cycle tRCDWR + CWL 6 + burst 2 + tWR 27 +
+	 * tRP 27 reaches it at tRCDWR 3256). */
+	params_default(&p);
+	p.refresh = MC_REFRESH_PER_BANK;
+	assert_int_equal(g.t[DRAM_T_REFIPB] * g.banks - g.t[DRAM_T_RFCPB], 3318);
+	g.t[DRAM_T_RCDWR] = 3256;
+	assert_int_equal(mc_params_check(&p, &g, &err), 0);
+	g.t[DRAM_T_RCDWR] = 3257;
+	assert_string_equal(check_err(&p, &g),
+			    "dram.timing: a write's row cycle (3319 cycles: ACT, WR, PRE, tRP) does "
+			    "not fit between two refreshes of its bank (3318 cycles: tREFIpb x banks "
+			    "- tRFCpb with mc.refresh = \"per_bank\")");
+	p.refresh = MC_REFRESH_OFF; /* no refresh, no bound */
+	assert_int_equal(mc_params_check(&p, &g, &err), 0);
+	/* all-bank: tREFI - tRFC 211 against a read's max(tRAS 53, tRCDRD 27 + tRTP 4) + tRP 27 */
+	spec_init(&g, DRAM_STD_GDDR6, 14.0, 16);
+	p.refresh = MC_REFRESH_ALL_BANK;
+	g.t[DRAM_T_REFI] = 291;
+	assert_int_equal(mc_params_check(&p, &g, &err), 0);
+	g.t[DRAM_T_REFI] = 290;
+	assert_string_equal(check_err(&p, &g),
+			    "dram.timing: a read's row cycle (80 cycles: ACT, RD, PRE, tRP) does not "
+			    "fit between two refreshes of its bank (79 cycles: tREFI - tRFC with "
+			    "mc.refresh = \"all_bank\")");
 }
 
 /* ---------------------------------------------------------------------------------------------
