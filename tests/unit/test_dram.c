@@ -497,15 +497,14 @@ static void test_spec_errors(void **state)
 	assert_string_equal(resolve_err(&p, &tp),
 			    "dram.timing: tREFI (220) <= tRFC (220): the part would do nothing but "
 			    "refresh");
-	/* per-bank refreshes due faster than one a tRREFD with an ACT between (GDDR6 14 Gb/s:
-	 * tRREFD 15, tRRD_S 8) */
+	/* per-bank refreshes taking more than half the ACT slots (GDDR6 14 Gb/s: tRREFD 15,
+	 * tRRD_S 8: tREFIpb 46 at least) */
 	params_init(&p, &tp, DRAM_STD_GDDR6, 14.0);
-	tp.nck[DRAM_T_REFIPB] = 22;
+	tp.nck[DRAM_T_REFIPB] = 45;
 	assert_string_equal(resolve_err(&p, &tp),
-			    "dram.timing: tREFIpb (22) < tRREFD + tRRD_S (15 + 8): per-bank "
-			    "refreshes would fall due faster than they can be issued with an ACT "
-			    "between them");
-	tp.nck[DRAM_T_REFIPB] = 23;
+			    "dram.timing: tREFIpb (45) < 2 x (tRREFD + tRRD_S) (2 x (15 + 8)): "
+			    "per-bank refreshes would take more than half the slots an ACT needs");
+	tp.nck[DRAM_T_REFIPB] = 46;
 	resolve_ok(&s, &p, &tp);
 }
 
