@@ -116,7 +116,7 @@ const struct cfg_field mc_fields[] = {
 #undef P
 const size_t mc_nfields = sizeof mc_fields / sizeof mc_fields[0];
 
-static uint32_t max_u32(uint32_t a, uint32_t b)
+static cycle_t max_cycle(cycle_t a, cycle_t b)
 {
 	return a > b ? a : b;
 }
@@ -130,25 +130,27 @@ static int refresh_window_check(const struct mc_params *p, const struct dram_spe
 				struct sim_err *err)
 {
 	const uint32_t *t = s->t;
-	uint32_t rd = max_u32(t[DRAM_T_RAS], t[DRAM_T_RCDRD] + t[DRAM_T_RTP]) + t[DRAM_T_RP];
-	uint32_t wr = max_u32(t[DRAM_T_RAS], t[DRAM_T_RCDWR] + t[DRAM_T_CWL] + s->burst_cycles +
-					     t[DRAM_T_WR]) + t[DRAM_T_RP];
-	uint64_t window;
+	cycle_t rd = max_cycle(t[DRAM_T_RAS], (cycle_t)t[DRAM_T_RCDRD] + t[DRAM_T_RTP]) +
+		     t[DRAM_T_RP];
+	cycle_t wr = max_cycle(t[DRAM_T_RAS], (cycle_t)t[DRAM_T_RCDWR] + t[DRAM_T_CWL] +
+						  s->burst_cycles + t[DRAM_T_WR]) + t[DRAM_T_RP];
+	cycle_t window;
 
 	if (p->refresh == MC_REFRESH_OFF)
 		return 0;
 	/* dram_spec_resolve checked that refresh leaves some time: tREFI > tRFC, tREFIpb x
 	 * banks > tRFCpb */
 	window = p->refresh == MC_REFRESH_ALL_BANK
-			 ? (uint64_t)t[DRAM_T_REFI] - t[DRAM_T_RFC]
-			 : (uint64_t)t[DRAM_T_REFIPB] * s->banks - t[DRAM_T_RFCPB];
-	if (max_u32(rd, wr) > window)
-		return sim_err_set(err, NULL, 0, "dram.timing: a %s's row cycle (%u cycles: ACT, "
-				   "%s, PRE, tRP) does not fit between two refreshes of its bank "
+			 ? (cycle_t)t[DRAM_T_REFI] - t[DRAM_T_RFC]
+			 : (cycle_t)t[DRAM_T_REFIPB] * s->banks - t[DRAM_T_RFCPB];
+	if (max_cycle(rd, wr) > window)
+		return sim_err_set(err, NULL, 0, "dram.timing: a %s's row cycle (%" PRIu64 " cycles: "
+				   "ACT, %s, PRE, tRP) does not fit between two refreshes of its bank "
 				   "(%" PRIu64 " cycles: %s with mc.refresh = \"%s\")",
-				   wr > rd ? "write" : "read", max_u32(rd, wr), wr > rd ? "WR" : "RD",
-				   window, p->refresh == MC_REFRESH_ALL_BANK ? "tREFI - tRFC"
-									: "tREFIpb x banks - tRFCpb",
+				   wr > rd ? "write" : "read", (uint64_t)max_cycle(rd, wr),
+				   wr > rd ? "WR" : "RD", (uint64_t)window,
+				   p->refresh == MC_REFRESH_ALL_BANK ? "tREFI - tRFC"
+								     : "tREFIpb x banks - tRFCpb",
 				   refresh_names[p->refresh]);
 	return 0;
 }
@@ -1135,11 +1137,6 @@ static cycle_t cand_earliest(const struct mc *m, const struct mc_cand *c)
 	if (e != NULL && !dram_cmd_is_row(c->cmd) && e->pre_ops == 0 && e->not_before > t)
 		t = e->not_before;
 	return t;
-}
-
-static cycle_t max_cycle(cycle_t a, cycle_t b)
-{
-	return a > b ? a : b;
 }
 
 /* What a shared bound that does not apply reads (bankq.shared). */
