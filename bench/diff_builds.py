@@ -16,6 +16,9 @@ outputs differ, where either build exits other than 0 (a debug build's assertion
 exit 3), or where a run takes longer than --timeout seconds (a hang). Points both builds reject
 as bad input (exit 1) are counted and skipped. --timings also sets one to five DRAM timings
 anywhere in 1-4096 cycles: the timing checks must refuse every set that would stop a run.
+--wide (with --gpu) also draws the clocks, the SMs' scheduling, LD/ST rates and block
+dispatch, the caches' sizes, ways, index and replacement, the L1's write policy, store ack and
+data banks, the crossbar's ports and latency and the DRAM address map (doc/limits.md).
 
 Two uses: a build of the previous main against the new one (a speed step must change no
 output), and the release build against the debug build (`--enable-debug`), which makes every
@@ -23,7 +26,8 @@ pass the release build skips and checks the skip: the two must agree everywhere.
 against the debug build found two bugs of the fast paths (doc/performance.md, steps 6 and 22,
 corrections of 2026-12-06). A benchmark script, not a test: a few minutes for 1,000 points.
 
-usage: bench/diff_builds.py [--gpu] [--timings] [--seed S] [--timeout T] A_GMSIM B_GMSIM N
+usage: bench/diff_builds.py [--gpu [--wide]] [--timings] [--seed S] [--timeout T]
+                            A_GMSIM B_GMSIM N
        (from the source folder; prints one line per finding and a summary; exit 1 on findings)
 """
 import argparse
@@ -124,6 +128,61 @@ def memory_side(r):
     return a
 
 
+def wide(r):
+    """What --wide adds to a GPU point: the clocks' ratios, the SMs' scheduling and LD/ST
+    rates, block dispatch, the L1's and L2's geometry and policies, the crossbar's ports and
+    the DRAM address map, each drawn with even odds (a key left out keeps the config's value).
+    Lines and sectors stay the requests' (128 B, 32 B: other sizes are config errors in a GPU
+    run); sizes the checks refuse (not a whole number of sets) make both builds exit 1: the
+    point is skipped."""
+    a = []
+
+    def maybe(key, values):
+        if r.random() < 0.5:
+            v = r.choice(values)
+            a.extend(["-o", "%s=%s" % (key, '"%s"' % v if isinstance(v, str) else v)])
+
+    for clk in ("core_mhz", "xbar_mhz", "l2_mhz"):
+        maybe("clock." + clk, [300.0, 765.0, 1000.0, 1410.0, 1500.0, 2100.0, 3000.0])
+    maybe("gpu.l2_slices_per_channel", [1, 2, 3])
+    maybe("sm.max_warps", [1, 2, 8, 32, 64])
+    maybe("sm.max_blocks", [1, 2, 32])
+    maybe("sm.schedulers", [1, 2, 4])
+    maybe("sm.issue_width", [1, 2])
+    maybe("sm.scheduler", ["lrr", "gto"])
+    maybe("sm.ldst_requests_per_cycle", [1, 2, 4])
+    maybe("sm.ldst_bytes_per_cycle", [0, 32, 128])
+    maybe("sm.block_launch_cycles", [0, 20, 500])
+    maybe("sm.block_dispatch_per_cycle", [0, 0.25, 1, 3])
+    for lvl in ("l1", "l2"):
+        maybe(lvl + ".cache.size_kb", [1, 2, 4, 16, 64])
+        maybe(lvl + ".cache.assoc", [1, 2, 3, 4, 8, 16])
+        maybe(lvl + ".cache.index", ["linear", "xor"])
+        maybe(lvl + ".cache.replacement", ["lru", "fifo", "random", "plru"])
+        maybe(lvl + ".hit_latency_cycles", [1, 2, 28, 100])
+        maybe(lvl + ".fill_latency_cycles", [1, 4, 10])
+    maybe("l1.write_policy", ["write_through_no_allocate", "write_through_allocate"])
+    maybe("l1.store_ack", ["crossbar", "l2"])
+    maybe("l1.data_banks", [1, 4, 32])
+    maybe("l1.data_bank_bytes", [4, 32])
+    maybe("l1.data_bytes_per_cycle", [0, 16, 64])
+    maybe("l2.store_ack_cycles", [0, 1, 5])
+    maybe("l2.partial_write_cycles", [0, 2])
+    maybe("xbar.latency_cycles", [1, 8, 30])
+    maybe("xbar.req_port_bytes", [8, 32, 64])
+    maybe("xbar.reply_port_bytes", [8, 32, 64])
+    maybe("xbar.header_bytes", [0, 8])
+    maybe("xbar.slice_port_bytes", [0, 8, 32])
+    if r.random() < 0.5:
+        fields = ["row", "col", "ba", "bg", "pc", "ch"]
+        r.shuffle(fields)
+        a += ["-o", 'dram.map.order="%s"' % ":".join(fields)]
+    maybe("dram.map.interleave_bytes", [32, 64, 128, 256, 2048])
+    maybe("dram.map.hash_channel", ["true", "false"])
+    maybe("dram.map.hash_bank", ["true", "false"])
+    return [x.replace('"true"', "true").replace('"false"', "false") for x in a]
+
+
 TIMINGS = ["RCDRD", "RCDWR", "RP", "RAS", "RC", "RTP", "WR", "CCD_S", "CCD_L", "RRD_S", "RRD_L",
            "FAW", "WTR_S", "WTR_L", "RTW", "RFC", "RFCpb", "RREFD", "REFI", "REFIpb", "CL", "CWL"]
 
@@ -161,6 +220,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds a run may take")
     ap.add_argument("--timings", action="store_true",
                     help="also set one to five DRAM timings anywhere in 1-4096 cycles")
+    ap.add_argument("--wide", action="store_true",
+                    help="with --gpu: also draw clocks, SM, cache, crossbar and map keys")
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("n", type=int)
@@ -174,6 +235,8 @@ def main():
             args = gpu_point(r, k) if o.gpu else dram_point(r, k)
             if o.timings:
                 args += timings(r)
+            if o.wide and o.gpu:
+                args += wide(r)
             res = [outcome(g, args, os.path.join(tmp, "%d.json" % i), o.timeout)
                    for i, g in enumerate((o.a, o.b))]
             if all(isinstance(x, tuple) and x[0] == "exit 1" for x in res):

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "coalescer.h"
 #include "params.h"
 
 static const struct cfg_field gpu_fields[] = {
@@ -157,11 +158,36 @@ double gpu_clock_mhz(const struct gpu_params *p, enum gpu_clock_domain d)
 	}
 }
 
+/* The SMs' requests are lines of the coalescer's geometry (128 B lines of 32 B sectors: the
+ * sector mask and byte mask every level reads), which the L1 and the L2 take whole: a level
+ * of other lines or sectors would get masks that do not fit them (before 2026-12-06 any
+ * other size stopped the run at a simulator assertion in the first lookup). */
+static int request_geometry_check(const struct cache_params *c, const char *group,
+				  struct sim_err *err)
+{
+	struct coal_params cp;
+
+	coal_params_default(&cp);
+	if (c->line_bytes != cp.line_bytes)
+		return sim_err_set(err, NULL, 0, "%s.cache.line_bytes: the SMs' requests are %u B "
+				   "lines (the coalescer's), which each cache level takes whole: a GPU "
+				   "run needs %u, got %u", group, cp.line_bytes, cp.line_bytes,
+				   c->line_bytes);
+	if (c->sector_bytes != cp.sector_bytes)
+		return sim_err_set(err, NULL, 0, "%s.cache.sector_bytes: the SMs' requests are "
+				   "lines of %u B sectors (the coalescer's), which each cache level "
+				   "takes whole: a GPU run needs %u, got %u", group, cp.sector_bytes,
+				   cp.sector_bytes, c->sector_bytes);
+	return 0;
+}
+
 int gpu_mem_check(const struct gpu_params *p, struct sim_err *err)
 {
 	struct slice_hash h;
 
-	if (l1_params_check(&p->l1, "l1", err) != 0 || l2_params_check(&p->l2, "l2", err) != 0)
+	if (l1_params_check(&p->l1, "l1", err) != 0 || l2_params_check(&p->l2, "l2", err) != 0 ||
+	    request_geometry_check(&p->l1.cache, "l1", err) != 0 ||
+	    request_geometry_check(&p->l2.cache, "l2", err) != 0)
 		return -1;
 	/* 0 is no limit; a positive rate so small that a block's slot (n / rate cycles) leaves
 	 * the cycle counter's range is not a rate anyone means */

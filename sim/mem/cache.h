@@ -102,10 +102,12 @@ extern const size_t cache_nfields;
 	CFG_U32_FIELD(struct cache_params, size_kb, 1, 1048576, size_dflt,                     \
 		      "capacity, KB; a whole number of sets of assoc lines"),                   \
 	CFG_U32_FIELD(struct cache_params, line_bytes, 16, CACHE_MAX_LINE_BYTES, "128",        \
-		      "line size, bytes (power of two): the unit of tags and allocation"),      \
+		      "line size, bytes (power of two): the unit of tags and allocation; a GPU " \
+		      "run needs 128, its requests' lines"),                                    \
 	CFG_U32_FIELD(struct cache_params, sector_bytes, 4, CACHE_MAX_LINE_BYTES, "32",        \
 		      "sector size, bytes (power of two, 1 to 8 per line): the unit of valid "  \
-		      "and dirty bits and of fetches"),                                          \
+		      "and dirty bits and of fetches; a GPU run needs 32, its requests' "        \
+		      "sectors"),                                                                \
 	CFG_U32_FIELD(struct cache_params, assoc, 1, CACHE_MAX_ASSOC, assoc_dflt,              \
 		      "ways per set; sets = size / (line x ways), any count >= 1"),             \
 	CFG_ENUM_FIELD(struct cache_params, index, cache_index_names, "\"linear\"",            \
