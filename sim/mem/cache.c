@@ -818,6 +818,23 @@ bool cache_line(const struct cache *c, addr_t addr, struct cache_line_info *out)
 	return true;
 }
 
+uint32_t cache_pending_ways(const struct cache *c, uint32_t set, int32_t skip,
+			    cache_line_pred *pred, const void *ctx)
+{
+	size_t base = line_idx(c, set, 0);
+	uint32_t way, n = 0;
+
+	SIM_ASSERT(set < c->g.sets && (skip < 0 || (uint32_t)skip < c->g.assoc));
+	for (way = 0; way < c->g.assoc; way++) {
+		size_t i = base + way;
+
+		if ((int32_t)way != skip && c->lines[i].present && c->lines[i].pending != 0 &&
+		    pred(ctx, (addr_t)line_tag(c, i) << c->line_shift))
+			n++;
+	}
+	return n;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Allocation and line updates
  */

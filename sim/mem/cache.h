@@ -275,6 +275,11 @@ bool cache_invalidate(struct cache *c, addr_t addr, struct cache_line_info *out)
 void cache_invalidate_all(struct cache *c);
 /* Describes addr's line in *out. Returns out->present. */
 bool cache_line(const struct cache *c, addr_t addr, struct cache_line_info *out);
+/* How many ways of set `set`, other than way `skip` (-1: none skipped), hold a line with a fill
+ * outstanding for which pred(ctx, the line's address) is true. O(assoc). */
+typedef bool cache_line_pred(const void *ctx, addr_t line);
+uint32_t cache_pending_ways(const struct cache *c, uint32_t set, int32_t skip,
+			    cache_line_pred *pred, const void *ctx);
 
 /*
  * Dirty lines, in (set, way) order, for a flush that can stall: start with *cursor = 0; each

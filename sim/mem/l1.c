@@ -998,7 +998,7 @@ void l1_dump(const struct l1 *l1, FILE *out)
 		l1->mq_blocked ? " (blocked)" : "", l1->misses_out, l1->writes_out, l1->fq_n,
 		l1->fq_cap, l1->rq.n, l1->rq.cap, l1->ack_n, l1->held,
 		l1->rq.blocked ? " (resp blocked)" : "");
-	level_head_dump(&l1->head, l1->in, out);
+	level_head_dump(&l1->head, l1->in, "in", out);
 	for (i = 0; i < l1->mq_n && i < 16; i++) {
 		const struct l1_mq *s = mq_at(l1, i);
 

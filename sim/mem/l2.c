@@ -688,6 +688,22 @@ static bool far_room(const struct l2 *l2, uint32_t fetch)
 	return mshr_used(l2->m) + need + far_reserve(&l2->p) <= l2->p.mshr.entries;
 }
 
+static bool far_line(const void *ctx, addr_t line)
+{
+	return is_far(ctx, line);
+}
+
+/* Partitions: whether a miss of a far-homed line may make the way lk names (a line miss: a new
+ * one) wait for a fill. The same deadlock as the MSHR's, in the ways of a set: were every way
+ * of a set waiting for the twin's data, the twin's read of a line homed here that maps to the
+ * set would find no line, and the twin's set likewise. One way of each set is kept from near
+ * copies in flight; the others wait only for DRAM, or not at all. */
+static bool far_way_room(const struct l2 *l2, const struct cache_lookup *lk)
+{
+	return cache_pending_ways(l2->c, lk->set, lk->outcome == CACHE_LINE_MISS ? -1 : lk->way,
+				  far_line, l2) + 1 < l2->g->assoc;
+}
+
 int l2_params_check_far(const struct l2_params *p, const char *group, struct sim_err *err)
 {
 	bool line = p->mshr.granularity == MSHR_GRAN_LINE;
@@ -700,6 +716,11 @@ int l2_params_check_far(const struct l2_params *p, const char *group, struct sim
 				   "back from far misses), got %u", group, need + far_reserve(p), need,
 				   line ? "line" : "sector", need == 1 ? "y" : "ies", far_reserve(p),
 				   p->mshr.entries);
+	if (p->cache.assoc < 2)
+		return sim_err_set(err, NULL, 0, "%s.cache.assoc: with gpu.l2_partitions = 2, at "
+				   "least 2 (a set keeps one way from near copies of far-homed lines "
+				   "in flight, and a near copy needs another), got %u", group,
+				   p->cache.assoc);
 	return 0;
 }
 
@@ -717,9 +738,15 @@ static enum level_stall try_load_miss(struct l2 *l2, struct mem_req *r, addr_t l
 	why = level_miss_probe(l2->m, r, line, lk, &res, &fetch);
 	if (why != LEVEL_STALL_NONE)
 		return why;
-	if (fetch != 0 && r->sm != L2_FAR_SM && is_far(l2, line) && !far_room(l2, fetch)) {
-		l2->st.far_reserve_stalls++;
-		return LEVEL_STALL_MSHR_FULL;
+	if (fetch != 0 && r->sm != L2_FAR_SM && is_far(l2, line)) {
+		if (!far_room(l2, fetch)) {
+			l2->st.far_reserve_stalls++;
+			return LEVEL_STALL_MSHR_FULL;
+		}
+		if (!far_way_room(l2, lk)) {
+			l2->st.far_reserve_stalls++;
+			return LEVEL_STALL_NO_LINE;
+		}
 	}
 	want = bits_pop32(fetch);
 	if (lk->outcome == CACHE_LINE_MISS)
@@ -1127,7 +1154,8 @@ static void register_stats(struct l2 *l2, struct stats *st, const char *prefix)
 			      "and loads)"),
 		C(far_replies, "replies to the twin slice's reads"),
 		C(far_reserve_stalls, "misses of far-homed lines refused because only the MSHR "
-				      "entries kept for home lines and the twin's reads were free "
+				      "entries kept for home lines and the twin's reads were free, or "
+				      "only the one way of the set kept from near copies in flight "
 				      "(refusals)"),
 #undef C
 	};
@@ -1343,7 +1371,13 @@ void l2_dump(const struct l2 *l2, FILE *out)
 		l2->mq_n, l2->p.miss_queue, l2->ch_waiting > 0 ? " (waiting for a controller)" : "",
 		l2->rq.n, l2->rq.cap, l2->rq.blocked ? " (blocked)" : "", l2->acc_total,
 		l2->acc_count[ACC_QUEUED], l2->acc_count[ACC_AT_MC], link_occupancy(l2->fill_in));
-	level_head_dump(&l2->head, l2->in, out);
+	level_head_dump(&l2->head, l2->in, "in", out);
+	if (l2->far_in != NULL) {
+		level_head_dump(&l2->fhead, l2->far_in, "far_in (the twin's reads)", out);
+		fprintf(out, "  replies to the twin: %u/%u%s\n", l2->fq.n, l2->fq.cap,
+			l2->fq.blocked ? " (blocked)" : "");
+		link_dump(l2->far_fill_in, out);
+	}
 	/* each controller's oldest access and how many wait behind it, in controller order (the
 	 * far reads' last), at most 16 controllers */
 	for (f = 0, i = 0; l2->mq_fifo != NULL && f <= l2->nch && i < 16; f++) {

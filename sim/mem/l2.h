@@ -73,8 +73,9 @@ extern const size_t l2_nfields;
  * take a line miss that evicts a fully dirty line). Returns 0, or -1 with err filled. */
 int l2_params_check(const struct l2_params *p, const char *group, struct sim_err *err);
 /* With two partitions (l2_set_far), what l2_params_check cannot know: enough MSHR entries for
- * a far line's miss on top of the entries kept back from such misses (see far_room in l2.c);
- * with fewer, no far miss is ever taken. Returns 0, or -1 with err filled. */
+ * a far line's miss on top of the entries kept back from such misses (see far_room in l2.c),
+ * and two ways a set at least (one is kept from near copies in flight: far_way_room); with
+ * fewer, no far miss is ever taken. Returns 0, or -1 with err filled. */
 int l2_params_check_far(const struct l2_params *p, const char *group, struct sim_err *err);
 
 /* Counters, registered as <prefix>.<name>. */

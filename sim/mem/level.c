@@ -92,11 +92,12 @@ bool level_head_same(const struct level_head *h, const struct mem_req *r, uint64
 	}
 }
 
-void level_head_dump(const struct level_head *h, const struct link *in, FILE *out)
+void level_head_dump(const struct level_head *h, const struct link *in, const char *name,
+		     FILE *out)
 {
 	const struct mem_req *r = link_peek(in);
 
-	fprintf(out, "  head of in: ");
+	fprintf(out, "  head of %s: ", name);
 	if (r != NULL)
 		fprintf(out, "req %" PRIu64 " %s 0x%" PRIx64 " sectors 0x%x", r->id,
 			mem_req_type_name(r->type), r->addr, r->sector_mask);

@@ -113,7 +113,8 @@ bool level_head_same(const struct level_head *h, const struct mem_req *r, uint64
 		     uint32_t mq_n, bool mq_counts);
 
 /* One line for the watchdog: the head of in, and why it waits. */
-void level_head_dump(const struct level_head *h, const struct link *in, FILE *out);
+void level_head_dump(const struct level_head *h, const struct link *in, const char *name,
+		     FILE *out);
 
 /*
  * The lookup of r, the visible head: its line, the bytes it names (a load may name the bytes

@@ -12,9 +12,10 @@
 #     and the default ceiling stops a block announcing 10^8 instructions before buffering it;
 #   - a sweep with max_cycles records the point that reaches it as "limit" with its partial
 #     statistics and runs the others to the end;
-#   - zero-depth queues are rejected by the config check (config_golden.sh has the file).
+#   - zero-depth queues are rejected by the config check (config_golden.sh has the file);
+#   - two L2 partitions with slices of 2 ways run to the end (a way a set kept from near copies).
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 29
+plan 31
 C=configs/test/small-gpu.cfg
 RUN="run -q -c $C -w workloads/stride.wl -p n=8192"  # 686 cycles
 
@@ -83,6 +84,22 @@ for f in glob.glob(sys.argv[1] + "/points/*.json"):
 	if j["status"] == "limit":
 		print(j["exit_status"], j["stats"]["gmsim"]["partial"], j["stats"]["sim"]["cycles"],
 		      "yes" if "--max-cycles 3000" in j["error"] else "no")' "$tap_tmp/sw")"
+
+# --- two L2 partitions with tiny slices -------------------------------------------------------
+# 1 KB slices of 2 ways: each twin's sets fill with near copies waiting for the other's data
+# while the other's reads of lines homed here find no way. One way a set is kept from near
+# copies in flight (doc/limits.md); before 2026-12-06 this run stopped at the watchdog.
+run_gmsim run -q -c $C -w workloads/stream_triad.wl -p n=65536 -o gpu.l2_partitions=2 \
+	-o l2.cache.size_kb=1 -o l2.cache.assoc=2 -o sim.watchdog_cycles=3000 \
+	--stats-json "$tap_tmp/far.json"
+expect_eq "partitions, 1 KB slices of 2 ways: the triad ends (exit 0, 6144 memory instructions)" \
+	"0 6144" "$rc $(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["sim"]["mem_insts"])' "$tap_tmp/far.json")"
+expect_eq "... and the slices held near copies back (far_reserve_stalls > 0 on each)" "yes" \
+	"$(python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+print("yes" if all(j["l2s%d" % i]["far_reserve_stalls"] > 0 for i in range(4)) else "no")' \
+	"$tap_tmp/far.json")"
 
 # --- trace buffering ceiling ----------------------------------------------------------------
 T=$tap_tmp/big

@@ -451,6 +451,44 @@ static void test_reserved_never_victim(void **state)
 	cache_destroy(c);
 }
 
+/* cache_pending_ways' predicate: lines at or above line 8. */
+static bool high_line(const void *ctx, addr_t line)
+{
+	(void)ctx;
+	return line >= L(8);
+}
+
+/* 1 KB of 2 sets x 4 ways; set 0 holds A (line 0, waiting), B (line 4, complete), C (line 8,
+ * waiting) and D (line 12, complete, then a sector reserved). */
+static void test_pending_ways(void **state)
+{
+	struct cache *c = mk(4, CACHE_INDEX_LINEAR, CACHE_REPL_LRU, 1);
+
+	(void)state;
+	assert_int_equal(cache_geom(c)->sets, 2);
+	assert_int_equal(alloc(c, L(0), 0x1, NULL), 0);
+	assert_int_equal(alloc(c, L(4), 0, NULL), 1);
+	fill(c, L(4), 0xf);
+	assert_int_equal(alloc(c, L(8), 0x3, NULL), 2);
+	assert_int_equal(alloc(c, L(12), 0, NULL), 3);
+	fill(c, L(12), 0x1);
+	/* waiting: A and C; of them at line 8 or above: C */
+	assert_int_equal(cache_pending_ways(c, 0, -1, high_line, NULL), 1);
+	assert_int_equal(cache_pending_ways(c, 0, 2, high_line, NULL), 0); /* C's way skipped */
+	assert_int_equal(cache_pending_ways(c, 0, 0, high_line, NULL), 1);
+	/* D's sector 1 goes to the next level: D waits too */
+	reserve(c, L(12), 0x2);
+	assert_int_equal(cache_pending_ways(c, 0, -1, high_line, NULL), 2);
+	assert_int_equal(cache_pending_ways(c, 0, 3, high_line, NULL), 1);
+	/* the other set has nothing; C's fill ends its wait */
+	assert_int_equal(cache_pending_ways(c, 1, -1, high_line, NULL), 0);
+	fill(c, L(8), 0x3);
+	assert_int_equal(cache_pending_ways(c, 0, -1, high_line, NULL), 1);
+	expect_assert_failure(cache_pending_ways(c, 2, -1, high_line, NULL));
+	expect_assert_failure(cache_pending_ways(c, 0, 4, high_line, NULL));
+	cache_destroy(c);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Writes
  */
@@ -1237,6 +1275,7 @@ int main(void)
 		cmocka_unit_test(test_random_deterministic),
 		cmocka_unit_test(test_plru_tree),
 		cmocka_unit_test(test_reserved_never_victim),
+		cmocka_unit_test(test_pending_ways),
 		cmocka_unit_test(test_dirty_eviction_bytes),
 		cmocka_unit_test(test_write_without_fetch),
 		cmocka_unit_test(test_xor_vs_linear),

@@ -1314,6 +1314,48 @@ static void test_far_no_deadlock(void **state)
 	twin_free(&t);
 }
 
+/* The same feed into a cache of 4 sets of 2 ways with MSHRs to spare: without a way of each set
+ * kept from near copies in flight, each slice's sets fill with lines waiting for the twin's
+ * data while the twin's reads of lines homed there find no way (every request of a GPU run
+ * with 1 KB slices of 2 ways stopped so); with it, all 2 x 300 loads are replied. */
+static void test_far_no_way_deadlock(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct twin t;
+	struct seq_feed f[2];
+	uint32_t k, n = 300;
+
+	e->p.cache.size_kb = 1; /* 1 KB / (128 B x 2) = 4 sets */
+	e->p.cache.assoc = 2;
+	e->p.cache.index = CACHE_INDEX_XOR; /* (linear: odd lines only in odd sets) */
+	e->p.mshr.entries = 256;
+	e->p.miss_queue = 32;
+	env_start(e);
+	twin_start(e, &t, 3);
+	for (k = 0; k < 2; k++) {
+		f[k].e = e;
+		f[k].to = k == 0 ? e->in : t.in;
+		f[k].base = k == 0 ? 128 : 0x100000; /* odd lines homed at 1, even at 0 */
+		f[k].i = 0;
+		f[k].n = n;
+		f[k].u = clock_attach(e->l2clk, "feed", seq_feed_tick, &f[k]);
+		clock_wake(f[k].u);
+	}
+	for (k = 0; eventq_step(e->q); k++) {
+		l2_check(e->l2);
+		l2_check(t.l2);
+		if (k > 2000000)
+			fail_msg("no progress: %" PRIu64 " of %u replies", e->nreplies, 2 * n);
+	}
+	assert_int_equal(e->nreplies, 2 * n);
+	assert_true(l2_is_idle(e->l2) && l2_is_idle(t.l2));
+	/* the MSHRs never ran short: every refusal was a set's last way */
+	assert_true(l2_stats(e->l2)->far_reserve_stalls > 0);
+	assert_true(l2_stats(t.l2)->far_reserve_stalls > 0);
+	assert_true(l2_stats(e->l2)->far_reads == n && l2_stats(t.l2)->far_reads == n);
+	twin_free(&t);
+}
+
 static void test_params_check(void **state)
 {
 	struct env *e = env_new(state, 1);
@@ -1385,6 +1427,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_far_partition, env_free),
 		cmocka_unit_test_teardown(test_far_conservation, env_free),
 		cmocka_unit_test_teardown(test_far_no_deadlock, env_free),
+		cmocka_unit_test_teardown(test_far_no_way_deadlock, env_free),
 		cmocka_unit_test_teardown(test_controller_wait, env_free),
 		cmocka_unit_test_teardown(test_controller_wait_others_go, env_free),
 	};
