@@ -16,9 +16,11 @@ outputs differ, where either build exits other than 0 (a debug build's assertion
 exit 3), or where a run takes longer than --timeout seconds (a hang). Points both builds reject
 as bad input (exit 1) are counted and skipped. --timings also sets one to five DRAM timings
 anywhere in 1-4096 cycles: the timing checks must refuse every set that would stop a run.
---wide (with --gpu) also draws the clocks, the SMs' scheduling, LD/ST rates and block
+--wide also draws, with --gpu, the clocks, the SMs' scheduling, LD/ST rates and block
 dispatch, the caches' sizes, ways, index and replacement, the L1's write policy, store ack and
-data banks, the crossbar's ports and latency and the DRAM address map (doc/limits.md).
+data banks, the crossbar's ports and latency and the DRAM address map (doc/limits.md); without,
+the DRAM's organisation (bank groups, banks, rows, page, data rate, GDDR6 bank-group mode and
+clamshell) and address map.
 
 Two uses: a build of the previous main against the new one (a speed step must change no
 output), and the release build against the debug build (`--enable-debug`), which makes every
@@ -26,7 +28,7 @@ pass the release build skips and checks the skip: the two must agree everywhere.
 against the debug build found two bugs of the fast paths (doc/performance.md, steps 6 and 22,
 corrections of 2026-12-06). A benchmark script, not a test: a few minutes for 1,000 points.
 
-usage: bench/diff_builds.py [--gpu [--wide]] [--timings] [--seed S] [--timeout T]
+usage: bench/diff_builds.py [--gpu] [--wide] [--timings] [--seed S] [--timeout T]
                             A_GMSIM B_GMSIM N
        (from the source folder; prints one line per finding and a summary; exit 1 on findings)
 """
@@ -128,6 +130,34 @@ def memory_side(r):
     return a
 
 
+def wide_dram(r, gddr6):
+    """What --wide adds to a DRAM point: the organisation (bank groups and banks, rows, page
+    size, data rate; GDDR6's bank-group mode and clamshell) and the address map, each with
+    even odds (the standards fix the width and the pseudo-channels)."""
+    a = []
+
+    def maybe(key, values):
+        if r.random() < 0.5:
+            a.extend(["-o", "%s=%s" % (key, values[r.randrange(len(values))])])
+
+    maybe("dram.data_rate_gbps", [2.0, 3.2, 8.0, 14.0, 16.0])
+    maybe("dram.bank_groups", [0, 1, 2, 4, 8])
+    maybe("dram.banks_per_group", [0, 1, 2, 4, 8])
+    maybe("dram.rows", [0, 1024, 16384])
+    maybe("dram.row_bytes", [0, 512, 1024, 2048, 4096])
+    if gddr6:
+        maybe("dram.bank_group_mode", ["true", "false"])
+        maybe("dram.clamshell", ["true", "false"])
+    if r.random() < 0.5:
+        fields = ["row", "col", "ba", "bg", "pc", "ch"]
+        r.shuffle(fields)
+        a += ["-o", 'dram.map.order="%s"' % ":".join(fields)]
+    maybe("dram.map.interleave_bytes", [32, 64, 128, 256, 512])
+    maybe("dram.map.hash_channel", ["true", "false"])
+    maybe("dram.map.hash_bank", ["true", "false"])
+    return a
+
+
 def wide(r):
     """What --wide adds to a GPU point: the clocks' ratios, the SMs' scheduling and LD/ST
     rates, block dispatch, the L1's and L2's geometry and policies, the crossbar's ports and
@@ -145,7 +175,7 @@ def wide(r):
     for clk in ("core_mhz", "xbar_mhz", "l2_mhz"):
         maybe("clock." + clk, [300.0, 765.0, 1000.0, 1410.0, 1500.0, 2100.0, 3000.0])
     maybe("gpu.l2_slices_per_channel", [1, 2, 3])
-    maybe("sm.max_warps", [1, 2, 8, 32, 64])
+    maybe("sm.max_warps", [8, 16, 32, 64])
     maybe("sm.max_blocks", [1, 2, 32])
     maybe("sm.schedulers", [1, 2, 4])
     maybe("sm.issue_width", [1, 2])
@@ -156,7 +186,7 @@ def wide(r):
     maybe("sm.block_dispatch_per_cycle", [0, 0.25, 1, 3])
     for lvl in ("l1", "l2"):
         maybe(lvl + ".cache.size_kb", [1, 2, 4, 16, 64])
-        maybe(lvl + ".cache.assoc", [1, 2, 3, 4, 8, 16])
+        maybe(lvl + ".cache.assoc", [1, 2, 4, 8])
         maybe(lvl + ".cache.index", ["linear", "xor"])
         maybe(lvl + ".cache.replacement", ["lru", "fifo", "random", "plru"])
         maybe(lvl + ".hit_latency_cycles", [1, 2, 28, 100])
@@ -177,7 +207,7 @@ def wide(r):
         fields = ["row", "col", "ba", "bg", "pc", "ch"]
         r.shuffle(fields)
         a += ["-o", 'dram.map.order="%s"' % ":".join(fields)]
-    maybe("dram.map.interleave_bytes", [32, 64, 128, 256, 2048])
+    maybe("dram.map.interleave_bytes", [32, 64, 128, 256, 512])
     maybe("dram.map.hash_channel", ["true", "false"])
     maybe("dram.map.hash_bank", ["true", "false"])
     return [x.replace('"true"', "true").replace('"false"', "false") for x in a]
@@ -221,7 +251,8 @@ def main():
     ap.add_argument("--timings", action="store_true",
                     help="also set one to five DRAM timings anywhere in 1-4096 cycles")
     ap.add_argument("--wide", action="store_true",
-                    help="with --gpu: also draw clocks, SM, cache, crossbar and map keys")
+                    help="also draw clocks, SM, cache, crossbar and map keys (--gpu), or the "
+                    "DRAM organisation and map")
     ap.add_argument("a")
     ap.add_argument("b")
     ap.add_argument("n", type=int)
@@ -235,8 +266,8 @@ def main():
             args = gpu_point(r, k) if o.gpu else dram_point(r, k)
             if o.timings:
                 args += timings(r)
-            if o.wide and o.gpu:
-                args += wide(r)
+            if o.wide:
+                args += wide(r) if o.gpu else wide_dram(r, "configs/test/gddr6-16ch.cfg" in args)
             res = [outcome(g, args, os.path.join(tmp, "%d.json" % i), o.timeout)
                    for i, g in enumerate((o.a, o.b))]
             if all(isinstance(x, tuple) and x[0] == "exit 1" for x in res):

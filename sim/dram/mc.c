@@ -1628,7 +1628,8 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 }
 
 /* Under inline ECC an access decides its pre-ops when it first reaches its column command; an
- * ECC-cache eviction may need an entry, so a candidate waits while none is free. */
+ * ECC-cache eviction may need an entry, so a candidate waits while none is free and a
+ * completion is coming to free one. */
 static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 {
 	size_t i;
@@ -1639,10 +1640,14 @@ static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 
 		if (e == NULL || dram_cmd_is_row(c->cmd) || e->prepared)
 			continue;
-		if (m->free == NULL) {
+		if (m->free == NULL && m->inflight != 0) {
 			c->earliest = CYCLE_NEVER; /* a completion frees one and wakes us */
 			continue;
 		}
+		/* With nothing in flight no completion comes: the queued accesses hold every
+		 * entry and the write-backs that could free one wait behind them in their banks
+		 * (a bank serves its open row's oldest access, which would wait here). It takes a
+		 * new entry if its eviction needs one: the pool grows by a chunk (ent_alloc). */
 		prepare_ecc(m, e, now);
 		bq_clear(&m->pcs[c->pc], c->bank);
 		c->cmd = column_cmd(m, &m->pcs[c->pc].banks[c->bank], e);

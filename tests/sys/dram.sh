@@ -12,7 +12,7 @@
 G=configs/test/gddr6-16ch.cfg
 H=configs/test/hbm2e-40ch.cfg
 D=tests/data/dram
-plan 91
+plan 93
 
 note() { printf '# %s\n' "$*"; }
 
@@ -279,6 +279,17 @@ run_gmsim dram -c $G -o dram.channels=1 -o mc.read_queue=2 -o mc.write_queue=64 
 	--seed 63 -o sim.watchdog_cycles=20000
 expect_eq "inline ECC, entries all spent on write-backs: exit 0" 0 "$rc"
 expect_match "... all 500 writes complete" '^run: 500 requests \(0 reads, 500 writes\)' "$out"
+# The same with nothing in flight: the queued writes and write-backs hold every entry, each
+# bank's open row has a write that waits for an entry, and the write-backs wait behind those
+# (a bank serves its open row's oldest access), so no completion comes to free one. A candidate
+# now waits only while a completion is coming; else its eviction takes a new entry. Before
+# 2026-12-06 this run (4 channels of one bank group, a 16-entry read queue: 128 writes and 48
+# write-backs queued at channel 2) stopped at the watchdog after 1,611 of 2,000 writes.
+run_gmsim dram -c $G -o dram.channels=4 -o mc.read_queue=16 -o 'mc.ecc="inline"' \
+	-o dram.bank_groups=1 -o dram.map.interleave_bytes=128 --pattern random --requests 2000 \
+	--write-fraction 1.0 -o sim.watchdog_cycles=20000
+expect_eq "inline ECC, every entry queued and nothing in flight: exit 0" 0 "$rc"
+expect_match "... all 2000 writes complete" '^run: 2000 requests \(0 reads, 2000 writes\)' "$out"
 
 # ---------------------------------------------------------------------------------------------
 # The watchdog (sim.watchdog_cycles, here DRAM cycles): a burst read whose completion is lost
