@@ -16,11 +16,11 @@ outputs differ, where either build exits other than 0 (a debug build's assertion
 exit 3), or where a run takes longer than --timeout seconds (a hang). Points both builds reject
 as bad input (exit 1) are counted and skipped. --timings also sets one to five DRAM timings
 anywhere in 1-4096 cycles: the timing checks must refuse every set that would stop a run.
---wide also draws, with --gpu, the clocks, the SMs' scheduling, LD/ST rates and block
-dispatch, the caches' sizes, ways, index and replacement, the L1's write policy, store ack and
-data banks, the crossbar's ports and latency and the DRAM address map (doc/limits.md); without,
-the DRAM's organisation (bank groups, banks, rows, page, data rate, GDDR6 bank-group mode and
-clamshell) and address map.
+--wide also draws, with --gpu, the clocks, the SM count, the SMs' scheduling, LD/ST rates and
+block dispatch, the caches' sizes, ways, index and replacement, the L1's write policy, store ack
+and data banks, the slice hash, the crossbar's ports and latency and the DRAM address map
+(doc/limits.md); without, the DRAM's organisation (bank groups, banks, rows, page, data rate,
+GDDR6 bank-group mode and clamshell) and address map.
 
 Two uses: a build of the previous main against the new one (a speed step must change no
 output), and the release build against the debug build (`--enable-debug`), which makes every
@@ -159,12 +159,12 @@ def wide_dram(r, gddr6):
 
 
 def wide(r):
-    """What --wide adds to a GPU point: the clocks' ratios, the SMs' scheduling and LD/ST
-    rates, block dispatch, the L1's and L2's geometry and policies, the crossbar's ports and
-    the DRAM address map, each drawn with even odds (a key left out keeps the config's value).
-    Lines and sectors stay the requests' (128 B, 32 B: other sizes are config errors in a GPU
-    run); sizes the checks refuse (not a whole number of sets) make both builds exit 1: the
-    point is skipped."""
+    """What --wide adds to a GPU point: the clocks' ratios, the SM count, the SMs' scheduling and
+    LD/ST rates, block dispatch, the L1's and L2's geometry and policies, the slice hash, the
+    crossbar's ports and the DRAM address map, each drawn with even odds (a key left out keeps
+    the config's value). Lines and sectors stay the requests' (128 B, 32 B: other sizes are
+    config errors in a GPU run); sizes the checks refuse (not a whole number of sets) make both
+    builds exit 1: the point is skipped."""
     a = []
 
     def maybe(key, values):
@@ -175,6 +175,11 @@ def wide(r):
     for clk in ("core_mhz", "xbar_mhz", "l2_mhz"):
         maybe("clock." + clk, [300.0, 765.0, 1000.0, 1410.0, 1500.0, 2100.0, 3000.0])
     maybe("gpu.l2_slices_per_channel", [1, 2, 3])
+    maybe("gpu.sms", [1, 2, 3, 5, 8])
+    maybe("l2.hash.kind", ["linear", "xor", "ipoly"])
+    maybe("l2.hash.granularity_bytes", [128, 256, 4096])
+    maybe("l2.hash.per_channel", ["true", "false"])
+    maybe("l2.hash.local_index", ["true", "false"])
     maybe("sm.max_warps", [8, 16, 32, 64])
     maybe("sm.max_blocks", [1, 2, 32])
     maybe("sm.schedulers", [1, 2, 4])
