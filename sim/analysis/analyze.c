@@ -913,6 +913,17 @@ double analyze_predicted_l2(const struct analysis *a)
 	return a->l2_rate;
 }
 
+
+/* v in printf format fmt (one double conversion), or "n/a" when it is undefined (NaN: nothing
+ * was counted, as in a kernel without memory instructions). Returns buf. */
+static const char *num(char *buf, size_t size, const char *fmt, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, fmt, v);
+	return buf;
+}
 /* ---------------------------------------------------------------------------------------------
  * Report
  */
@@ -921,7 +932,7 @@ static void report_level(const struct analysis *a, const struct level *l, uint32
 			 FILE *out)
 {
 	size_t i;
-	char lab[32];
+	char lab[32], v[32];
 
 	double fp = (double)l->distinct * bytes;
 
@@ -945,8 +956,8 @@ static void report_level(const struct analysis *a, const struct level *l, uint32
 	if (a->p.ncapacities > 0) {
 		fprintf(out, "         LRU hit rate:");
 		for (i = 0; i < a->p.ncapacities; i++)
-			fprintf(out, " %s %.3f", analyze_size_label(a->caps[i], lab, sizeof lab),
-				l->hit_rates[i]);
+			fprintf(out, " %s %s", analyze_size_label(a->caps[i], lab, sizeof lab),
+				num(v, sizeof v, "%.3f", l->hit_rates[i]));
 		fputc('\n', out);
 	}
 }
@@ -969,12 +980,15 @@ static void report_workload(const struct analysis *a, FILE *out)
 		const struct op_rec *r = &a->ops[i];
 		const struct workload_op *op = r->op;
 		double n = r->c.mem_insts ? (double)r->c.mem_insts : NAN;
+		char b[5][32];
 
-		fprintf(out, "  %2u %4d %-6s %-8s %2u %8" PRIu64 "  %10.2f  %12.2f  %10.3f  "
-			"%11.1f%%  %9.1f%%%s\n", r->id, op->line, workload_op_name(op->kind),
-			w->arrays[op->array].name, op->bytes, r->c.mem_insts,
-			(double)r->c.requests / n, (double)r->c.sectors / n, r->efficiency,
-			100.0 * r->used_sector, 100.0 * r->used_line,
+		fprintf(out, "  %2u %4d %-6s %-8s %2u %8" PRIu64 "  %10s  %12s  %10s  %12s  %10s%s\n",
+			r->id, op->line, workload_op_name(op->kind), w->arrays[op->array].name,
+			op->bytes, r->c.mem_insts, num(b[0], sizeof b[0], "%.2f", r->c.requests / n),
+			num(b[1], sizeof b[1], "%.2f", r->c.sectors / n),
+			num(b[2], sizeof b[2], "%.3f", r->efficiency),
+			num(b[3], sizeof b[3], "%.1f%%", 100.0 * r->used_sector),
+			num(b[4], sizeof b[4], "%.1f%%", 100.0 * r->used_line),
 			r->efficiency < 0.5 ? "  poor" : "");
 	}
 }
@@ -1004,12 +1018,16 @@ static void report_trace(const struct analysis *a, FILE *out)
 	for (i = 0; i < a->nops; i++) {
 		const struct op_rec *r = &a->ops[i];
 		double n = r->c.mem_insts ? (double)r->c.mem_insts : NAN;
+		char b[5][32];
 
-		fprintf(out, "  %2u %2u %8x  %-20s %-6s %2u %8" PRIu64 "  %10.2f  %12.2f  %10.3f  "
-			"%11.1f%%  %9.1f%%%s\n", r->id, r->kernel + 1, r->pc, r->opcode,
+		fprintf(out, "  %2u %2u %8x  %-20s %-6s %2u %8" PRIu64 "  %10s  %12s  %10s  %12s  "
+			"%10s%s\n", r->id, r->kernel + 1, r->pc, r->opcode,
 			workload_op_name((enum workload_op_kind)r->kind), r->bytes, r->c.mem_insts,
-			(double)r->c.requests / n, (double)r->c.sectors / n, r->efficiency,
-			100.0 * r->used_sector, 100.0 * r->used_line,
+			num(b[0], sizeof b[0], "%.2f", r->c.requests / n),
+			num(b[1], sizeof b[1], "%.2f", r->c.sectors / n),
+			num(b[2], sizeof b[2], "%.3f", r->efficiency),
+			num(b[3], sizeof b[3], "%.1f%%", 100.0 * r->used_sector),
+			num(b[4], sizeof b[4], "%.1f%%", 100.0 * r->used_line),
 			r->efficiency < 0.5 ? "  poor" : "");
 	}
 }
@@ -1017,18 +1035,19 @@ static void report_trace(const struct analysis *a, FILE *out)
 void analyze_report(const struct analysis *a, FILE *out)
 {
 	const struct coal_stats *t = coalescer_stats(a->coal);
-	char lab[32];
+	char lab[32], b[2][32];
 
 	if (a->tl != NULL)
 		report_trace(a, out);
 	else
 		report_workload(a, out);
 	fprintf(out, "  total: %" PRIu64 " memory instructions -> %" PRIu64 " line requests, "
-		"%" PRIu64 " sectors, %" PRIu64 " ideal; efficiency %.3f%s; %" PRIu64 " of %" PRIu64
-		" bytes moved used (%.1f%%)\n", t->mem_insts, t->requests, t->sectors,
-		t->ideal_transactions, coal_stats_efficiency(t),
+		"%" PRIu64 " sectors, %" PRIu64 " ideal; efficiency %s%s; %" PRIu64 " of %" PRIu64
+		" bytes moved used (%s)\n", t->mem_insts, t->requests, t->sectors,
+		t->ideal_transactions, num(b[0], sizeof b[0], "%.3f", coal_stats_efficiency(t)),
 		coal_stats_efficiency(t) < 0.5 ? " (poor: below 0.5)" : "", t->bytes_requested,
-		t->bytes_moved, 100.0 * ratio(t->bytes_requested, t->bytes_moved));
+		t->bytes_moved,
+		num(b[1], sizeof b[1], "%.1f%%", 100.0 * ratio(t->bytes_requested, t->bytes_moved)));
 	fprintf(out, "reuse distance (fully associative LRU; distance = distinct blocks between "
 		"two uses)\n");
 	report_level(a, &a->sector, a->cp.sector_bytes, out);
@@ -1036,11 +1055,12 @@ void analyze_report(const struct analysis *a, FILE *out)
 	if (a->l1 != NULL || a->l2 != NULL) {
 		fprintf(out, "predicted sector hit rates:");
 		if (a->l1 != NULL)
-			fprintf(out, " L1 %.3f (%s per SM, loads)",
-				a->l1_rate, analyze_size_label(a->p.l1_bytes, lab, sizeof lab));
+			fprintf(out, " L1 %s (%s per SM, loads)",
+				num(b[0], sizeof b[0], "%.3f", a->l1_rate),
+				analyze_size_label(a->p.l1_bytes, lab, sizeof lab));
 		if (a->l2 != NULL)
-			fprintf(out, "%s L2 %.3f (%s, L1 misses and stores)",
-				a->l1 != NULL ? ";" : "", a->l2_rate,
+			fprintf(out, "%s L2 %s (%s, L1 misses and stores)",
+				a->l1 != NULL ? ";" : "", num(b[1], sizeof b[1], "%.3f", a->l2_rate),
 				analyze_size_label(a->p.l2_bytes, lab, sizeof lab));
 		fputc('\n', out);
 	}

@@ -243,10 +243,14 @@ static void report(struct workload *const *ws, const struct trace_list *tl, size
 	       "cycle (%.2f s host, %.0f inst/s)\n", t->cycles, t->time_ns, insts,
 	       t->cycles ? insts / (double)t->cycles : 0.0, t->host_seconds,
 	       t->host_seconds > 0 ? insts / t->host_seconds : 0.0);
-	printf("  coalescing   %.0f memory instructions -> %.0f line requests, %.0f sectors; "
-	       "efficiency %.3f%s\n", get(st, "coal.mem_insts"), get(st, "coal.requests"),
-	       get(st, "coal.sectors"), get(st, "coal.efficiency"),
-	       get(st, "coal.efficiency") < 0.5 ? " (poor: below 0.5)" : "");
+	printf("  coalescing   %.0f memory instructions -> %.0f line requests, %.0f sectors; ",
+	       get(st, "coal.mem_insts"), get(st, "coal.requests"), get(st, "coal.sectors"));
+	/* no memory instruction: no efficiency (null in --stats-json) */
+	if (isnan(get(st, "coal.efficiency")))
+		printf("efficiency n/a\n");
+	else
+		printf("efficiency %.3f%s\n", get(st, "coal.efficiency"),
+		       get(st, "coal.efficiency") < 0.5 ? " (poor: below 0.5)" : "");
 	printf("  shared       %.0f instructions, %.0f bank-conflict cycles\n",
 	       get(st, "sm.shared_insts"), get(st, "sm.shared_bank_conflicts"));
 	if (sim_mem_model(s) == GPU_MEM_FIXED) {
@@ -274,9 +278,12 @@ static void report(struct workload *const *ws, const struct trace_list *tl, size
 		       t->achieved_gbps, t->peak_gbps, pct(t->achieved_gbps, t->peak_gbps),
 		       t->row_hit_rate, t->refreshes, t->refresh_pct, t->ecc_pct);
 	}
-	printf("  load latency mean %.1f, p50 %.1f, p99 %.1f core cycles (%.0f loads)\n",
-	       get(st, "load_latency_cycles.mean"), get(st, "load_latency_cycles.p50"),
-	       get(st, "load_latency_cycles.p99"), get(st, "load_latency_cycles.count"));
+	if (get(st, "load_latency_cycles.count") == 0)
+		printf("  load latency none (0 loads)\n");
+	else
+		printf("  load latency mean %.1f, p50 %.1f, p99 %.1f core cycles (%.0f loads)\n",
+		       get(st, "load_latency_cycles.mean"), get(st, "load_latency_cycles.p50"),
+		       get(st, "load_latency_cycles.p99"), get(st, "load_latency_cycles.count"));
 	if (sim_mem_model(s) == GPU_MEM_FIXED)
 		return;
 	report_stages(st, (double)clock_period(sim_core_clock(s)), sim_dram_spec(s), t);

@@ -3,9 +3,9 @@
 # 1 line, 4 sectors, efficiency 1; stride 32 floats: 32 lines, 32 sectors, 4 of 128 bytes of
 # each line used; lanes 1000 B apart: 12.5 % of the moved bytes used; bytes 120-248: 2 lines;
 # AoS .x: 3 lines, 12 sectors), reuse distances and LRU hit rates on a hand-computed stream,
-# the L1/L2 predictions, and bad input.
+# the L1/L2 predictions, n/a (not nan) where nothing was counted, and bad input.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 13
+plan 16
 C=configs/test/small-gpu.cfg
 
 per_inst() { # FILE: lines/inst sectors/inst efficiency used_sector used_line of op 0
@@ -61,4 +61,21 @@ run_gmsim analyze -c $C -w workloads/aos.wl -w workloads/soa.wl
 expect_eq "two workloads: exit 2, one at a time" \
 	"2 gmsim analyze: one workload at a time (-w given 2 times)" \
 	"$rc $(printf '%s\n' "$err" | head -1)"
+# A kernel whose only load sits in a loop of 0 iterations: nothing counted, so no rate is
+# printed as a number (the report printed "nan" for each).
+cat >"$tap_tmp/none.wl" <<'EOF2'
+kernel = "none";
+grid = 2;
+block = [64, 1, 1];
+arrays = ( { name = "a"; elems = 64; type = "float"; } );
+body = ( { op = "loop"; var = "i"; count = 0;
+	   body = ( { op = "load"; array = "a"; index = "tx"; reg = "v"; } ); },
+	 { op = "alu"; latency = 4; } );
+EOF2
+run_gmsim analyze -c $C -w "$tap_tmp/none.wl"
+expect_eq "nothing counted: exit 0, no nan in the report" "0 0" \
+	"$rc $(printf '%s\n' "$out" | grep -ci nan)"
+expect_match "... n/a for the op, the total and the hit rates" \
+	'efficiency n/a; 0 of 0 bytes moved used \(n/a\)' "$out"
+expect_match "... and the predictions" '^predicted sector hit rates: L1 n/a .* L2 n/a ' "$out"
 done_testing

@@ -14,9 +14,10 @@
 #     lower, not higher: the re-reads go to shared memory); the untiled blur at w = 1024, a pitch
 #     of 4 KB + 8 B, puts a block's rows in 2 of the 16 KB L1's 32 linear sets and thrashes, and
 #     keeps its reuse with one set of the same size (workloads/README.md);
-#   - a bad -p name is a user error naming the parameter; two runs give the same statistics.
+#   - a bad -p name is a user error naming the parameter; two runs give the same statistics;
+#   - a kernel without memory instructions reports no efficiency and no load latency.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 31
+plan 34
 C=configs/test/small-gpu.cfg
 
 
@@ -193,4 +194,17 @@ run_gmsim run -q --stats-json "$tap_tmp/def.json"
 set -- $(jget "$tap_tmp/def.json" dram.refresh_pct)
 expect_num "default run: refresh share $1 % of bank time (the run stops at its drain)" \
 	"$1 > 2.3 && $1 < 2.7"
+# A kernel without a memory instruction: no efficiency and no load latency to report (the
+# report printed "nan" for both; --stats-json has null).
+cat >"$tap_tmp/alu.wl" <<'EOF2'
+kernel = "alu";
+grid = 2;
+block = [64, 1, 1];
+body = ( { op = "alu"; latency = 10; } );
+EOF2
+run_gmsim run -c $C -w "$tap_tmp/alu.wl"
+expect_eq "no memory instruction: exit 0, no nan in the report" "0 0" \
+	"$rc $(printf '%s\n' "$out" | grep -ci nan)"
+expect_match "... efficiency n/a" '^  coalescing   0 memory instructions .*; efficiency n/a$' "$out"
+expect_match "... load latency none" '^  load latency none \(0 loads\)$' "$out"
 done_testing
