@@ -913,6 +913,9 @@ double analyze_predicted_l2(const struct analysis *a)
 	return a->l2_rate;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Report
+ */
 
 /* v in printf format fmt (one double conversion), or "n/a" when it is undefined (NaN: nothing
  * was counted, as in a kernel without memory instructions). Returns buf. */
@@ -924,9 +927,6 @@ static const char *num(char *buf, size_t size, const char *fmt, double v)
 		snprintf(buf, size, fmt, v);
 	return buf;
 }
-/* ---------------------------------------------------------------------------------------------
- * Report
- */
 
 static void report_level(const struct analysis *a, const struct level *l, uint32_t bytes,
 			 FILE *out)
