@@ -889,6 +889,20 @@ bool cfg_is_set(const struct cfg *c, const char *path)
 	return config_lookup(&c->lc, path) != NULL;
 }
 
+bool cfg_where(const struct cfg *c, const char *path, char *file, size_t size, int *line)
+{
+	const config_setting_t *s = config_lookup(&c->lc, path);
+
+	*line = 0;
+	if (s == NULL) {
+		if (size > 0)
+			file[0] = '\0';
+		return false;
+	}
+	cfg_setting_where(c, s, path, file, size, line);
+	return *line > 0;
+}
+
 void cfg_origin(const struct cfg *c, const char *path, char *buf, size_t size)
 {
 	const config_setting_t *s = config_lookup(&c->lc, path);

@@ -117,6 +117,10 @@ bool cfg_is_set(const struct cfg *c, const char *path);
 /* Where the value of path ("l2.cache.size_kb") came from: "file:line" of the setting that set
  * it (the layer or include that wrote it), "-o group.key=value" for an override, or "default". */
 void cfg_origin(const struct cfg *c, const char *path, char *buf, size_t size);
+/* Where the setting of path was, for an error about it: true with the file (as errors show it)
+ * and line when a file set it; false when an override did (file "-o group.key=value"), or
+ * nothing (file empty), with line 0. */
+bool cfg_where(const struct cfg *c, const char *path, char *file, size_t size, int *line);
 
 /* Fills params with every field's default; required fields are zeroed. Returns -1 (err filled)
  * if a table is inconsistent: a default that does not parse or is out of range, a field size

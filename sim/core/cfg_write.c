@@ -242,7 +242,10 @@ void cfg_write_doc(FILE *out, const struct cfg_schema *s)
 	      "`-o group.key=value`, or `default`. `gmsim config diff A B` prints the keys whose\n"
 	      "effective values differ, with both origins, and the derived figures that change\n"
 	      "with them (capacities, peak bandwidths, unloaded latencies). Examples of variants:\n"
-	      "`configs/variants/`; a sweep over a base and its variants: `sweeps/variants.sweep`.\n",
+	      "`configs/variants/`; a sweep over a base and its variants: `sweeps/variants.sweep`.\n"
+	      "An error about values that do not fit together (a size not a whole number of sets,\n"
+	      "MSHRs too few for a line) names the key it blames where that was set: its layer's or\n"
+	      "include's `file:line`, or its `-o`.\n",
 	      out);
 	for (i = 0; i < s->ngroups; i++) {
 		const struct cfg_group *g = &s->groups[i];

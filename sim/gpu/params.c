@@ -227,6 +227,25 @@ int gpu_dram_spec(const struct gpu_params *p, struct dram_spec *spec, struct sim
 	return addrmap_init(&m, &p->dram_map, &g, err);
 }
 
+/* A check across fields failed; its message names the key it blames first ("l2.mshr.entries:
+ * ..."). The error names where that key was set: the file and line (an included or base
+ * file's too), or the override; else (a default) the config. */
+static int cross_check_where(const struct cfg *c, const char *path, struct sim_err *err)
+{
+	char msg[SIM_ERR_MSG_MAX], key[128], file[SIM_ERR_MSG_MAX];
+	size_t n = strcspn(err->msg, ": ");
+	int line;
+
+	snprintf(msg, sizeof msg, "%s", err->msg);
+	if (n > 0 && n < sizeof key && msg[n] == ':') {
+		memcpy(key, msg, n);
+		key[n] = '\0';
+		if (cfg_where(c, key, file, sizeof file, &line) || file[0] != '\0')
+			return sim_err_set(err, file, line, "%s", msg);
+	}
+	return sim_err_set(err, path, 0, "%s", msg);
+}
+
 int gpu_params_load_cfg(struct gpu_params *p, const char *path, const char *const *overrides,
 			size_t n, struct cfg **cfg, struct sim_err *err)
 {
@@ -246,15 +265,12 @@ int gpu_params_load_cfg(struct gpu_params *p, const char *path, const char *cons
 	}
 	rc = cfg_read(c, &gpu_schema, p, err);
 	if (rc == 0) {
-		/* Checks across fields: name the file, the message names the keys. */
+		/* Checks across fields: the message names the keys, the error where the first
+		 * was set. */
 		struct dram_spec spec;
 
-		if (gpu_dram_spec(p, &spec, err) != 0 || gpu_mem_check(p, err) != 0) {
-			char msg[SIM_ERR_MSG_MAX];
-
-			snprintf(msg, sizeof msg, "%s", err->msg);
-			rc = sim_err_set(err, path, 0, "%s", msg);
-		}
+		if (gpu_dram_spec(p, &spec, err) != 0 || gpu_mem_check(p, err) != 0)
+			rc = cross_check_where(c, path, err);
 	}
 	if (rc == 0 && cfg != NULL)
 		*cfg = c;

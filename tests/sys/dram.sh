@@ -345,10 +345,10 @@ expect_match "unknown pattern: message" \
 run_gmsim dram -c $H -o mc.ecc=inline --pattern stream
 expect_eq "inline ECC on HBM2e exits 1" 1 "$rc"
 expect_eq "inline ECC on HBM2e: message" \
-	"gmsim: error: $H: mc.ecc: inline ECC is modelled for GDDR6; hbm2e carries ECC sideband (use \"sideband\")" \
+	"gmsim: error: -o mc.ecc=inline: mc.ecc: inline ECC is modelled for GDDR6; hbm2e carries ECC sideband (use \"sideband\")" \
 	"$err"
 run_gmsim dram -c $G -o mc.write_low=200 --pattern stream
 expect_eq "write_low above write_high exits 1" 1 "$rc"
 expect_eq "write_low above write_high: message" \
-	"gmsim: error: $G: mc.write_low: 200 must be below mc.write_high (96)" "$err"
+	"gmsim: error: -o mc.write_low=200: mc.write_low: 200 must be below mc.write_high (96)" "$err"
 done_testing

@@ -158,7 +158,7 @@ expect_eq "statuses ok failed ok" "ok failed ok" \
 	"$(python3 -c 'import csv, sys
 print(" ".join(r["status"] for r in csv.DictReader(open(sys.argv[1]))))' "$T/o2/results.csv")"
 expect_eq "the failed point's reason is the run's message" \
-	"gmsim: error: configs/test/small-gpu.cfg: l2.cache.size_kb: 32 KB is not a multiple of line x ways (128 B x 3)" \
+	"gmsim: error: configs/test/small-gpu.cfg:12: l2.cache.size_kb: 32 KB is not a multiple of line x ways (128 B x 3)" \
 	"$(python3 -c 'import json, os, sys
 d = sys.argv[1] + "/points"
 for f in sorted(os.listdir(d)):

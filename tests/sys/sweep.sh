@@ -67,7 +67,7 @@ f=$(grep -l '"failed"' "$T/f/points"/*.json)
 set -- $(python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(j["exit_status"], j["stats"], j["overrides"]["l2.cache.assoc"])' "$f")
 expect_eq "the failed point: exit status 1, no statistics, assoc 3" "1 None 3" "$*"
 expect_eq "its error is the run's message" \
-	"gmsim: error: configs/test/small-gpu.cfg: l2.cache.size_kb: 32 KB is not a multiple of line x ways (128 B x 3)" \
+	"gmsim: error: configs/test/small-gpu.cfg:12: l2.cache.size_kb: 32 KB is not a multiple of line x ways (128 B x 3)" \
 	"$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["error"])' "$f")"
 run_gmsim sweep $D/fail.sweep --out "$T/f" -j 2
 expect_match "rerun: the failed point is not retried" "3 points: 2 ok \(0 now, 2 before\), 1 failed \(0 now, 1 before\)" "$out"

@@ -529,6 +529,22 @@ static void layers_win_key_by_key(void **state)
 	assert_string_equal(where, "default");
 	cfg_origin(c, "unit.policy", where, sizeof where);
 	assert_string_equal(where, "-o unit.policy=fifo");
+	/* the same for an error about a key: file and line apart, a file's only */
+	{
+		char file[1024];
+		int line = -1;
+
+		assert_true(cfg_where(c, "unit.sub.depth", file, sizeof file, &line));
+		assert_string_equal(file, tpath("sub/mid.cfg"));
+		assert_int_equal(line, 3);
+		assert_false(cfg_where(c, "unit.policy", file, sizeof file, &line));
+		assert_string_equal(file, "-o unit.policy=fifo");
+		assert_int_equal(line, 0);
+		line = -1;
+		assert_false(cfg_where(c, "unit.size_bytes", file, sizeof file, &line));
+		assert_string_equal(file, "");
+		assert_int_equal(line, 0);
+	}
 	cfg_destroy(c);
 
 	/* an error in a layer is reported at the layer's line, not taken from the base */
