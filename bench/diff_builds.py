@@ -130,31 +130,41 @@ def memory_side(r):
     return a
 
 
+def maybe(r, a, key, values):
+    """With even odds, one of values for key, appended to a as `-o key=value` (strings quoted
+    but true and false, which are booleans)."""
+    if r.random() < 0.5:
+        v = r.choice(values)
+        if isinstance(v, str) and v not in ("true", "false"):
+            v = '"%s"' % v
+        a.extend(["-o", "%s=%s" % (key, v)])
+
+
+def address_map(r, a):
+    """The DRAM address map's keys, each with even odds: field order, interleave, hashes."""
+    if r.random() < 0.5:
+        fields = ["row", "col", "ba", "bg", "pc", "ch"]
+        r.shuffle(fields)
+        a += ["-o", 'dram.map.order="%s"' % ":".join(fields)]
+    maybe(r, a, "dram.map.interleave_bytes", [32, 64, 128, 256, 512])
+    maybe(r, a, "dram.map.hash_channel", ["true", "false"])
+    maybe(r, a, "dram.map.hash_bank", ["true", "false"])
+
+
 def wide_dram(r, gddr6):
     """What --wide adds to a DRAM point: the organisation (bank groups and banks, rows, page
     size, data rate; GDDR6's bank-group mode and clamshell) and the address map, each with
     even odds (the standards fix the width and the pseudo-channels)."""
     a = []
-
-    def maybe(key, values):
-        if r.random() < 0.5:
-            a.extend(["-o", "%s=%s" % (key, values[r.randrange(len(values))])])
-
-    maybe("dram.data_rate_gbps", [2.0, 3.2, 8.0, 14.0, 16.0])
-    maybe("dram.bank_groups", [0, 1, 2, 4, 8])
-    maybe("dram.banks_per_group", [0, 1, 2, 4, 8])
-    maybe("dram.rows", [0, 1024, 16384])
-    maybe("dram.row_bytes", [0, 512, 1024, 2048, 4096])
+    maybe(r, a, "dram.data_rate_gbps", [2.0, 3.2, 8.0, 14.0, 16.0])
+    maybe(r, a, "dram.bank_groups", [0, 1, 2, 4, 8])
+    maybe(r, a, "dram.banks_per_group", [0, 1, 2, 4, 8])
+    maybe(r, a, "dram.rows", [0, 1024, 16384])
+    maybe(r, a, "dram.row_bytes", [0, 512, 1024, 2048, 4096])
     if gddr6:
-        maybe("dram.bank_group_mode", ["true", "false"])
-        maybe("dram.clamshell", ["true", "false"])
-    if r.random() < 0.5:
-        fields = ["row", "col", "ba", "bg", "pc", "ch"]
-        r.shuffle(fields)
-        a += ["-o", 'dram.map.order="%s"' % ":".join(fields)]
-    maybe("dram.map.interleave_bytes", [32, 64, 128, 256, 512])
-    maybe("dram.map.hash_channel", ["true", "false"])
-    maybe("dram.map.hash_bank", ["true", "false"])
+        maybe(r, a, "dram.bank_group_mode", ["true", "false"])
+        maybe(r, a, "dram.clamshell", ["true", "false"])
+    address_map(r, a)
     return a
 
 
@@ -166,56 +176,44 @@ def wide(r):
     config errors in a GPU run); sizes the checks refuse (not a whole number of sets) make both
     builds exit 1: the point is skipped."""
     a = []
-
-    def maybe(key, values):
-        if r.random() < 0.5:
-            v = r.choice(values)
-            a.extend(["-o", "%s=%s" % (key, '"%s"' % v if isinstance(v, str) else v)])
-
     for clk in ("core_mhz", "xbar_mhz", "l2_mhz"):
-        maybe("clock." + clk, [300.0, 765.0, 1000.0, 1410.0, 1500.0, 2100.0, 3000.0])
-    maybe("gpu.l2_slices_per_channel", [1, 2, 3])
-    maybe("gpu.sms", [1, 2, 3, 5, 8])
-    maybe("l2.hash.kind", ["linear", "xor", "ipoly"])
-    maybe("l2.hash.granularity_bytes", [128, 256, 4096])
-    maybe("l2.hash.per_channel", ["true", "false"])
-    maybe("l2.hash.local_index", ["true", "false"])
-    maybe("sm.max_warps", [8, 16, 32, 64])
-    maybe("sm.max_blocks", [1, 2, 32])
-    maybe("sm.schedulers", [1, 2, 4])
-    maybe("sm.issue_width", [1, 2])
-    maybe("sm.scheduler", ["lrr", "gto"])
-    maybe("sm.ldst_requests_per_cycle", [1, 2, 4])
-    maybe("sm.ldst_bytes_per_cycle", [0, 32, 128])
-    maybe("sm.block_launch_cycles", [0, 20, 500])
-    maybe("sm.block_dispatch_per_cycle", [0, 0.25, 1, 3])
+        maybe(r, a, "clock." + clk, [300.0, 765.0, 1000.0, 1410.0, 1500.0, 2100.0, 3000.0])
+    maybe(r, a, "gpu.l2_slices_per_channel", [1, 2, 3])
+    maybe(r, a, "gpu.sms", [1, 2, 3, 5, 8])
+    maybe(r, a, "l2.hash.kind", ["linear", "xor", "ipoly"])
+    maybe(r, a, "l2.hash.granularity_bytes", [128, 256, 4096])
+    maybe(r, a, "l2.hash.per_channel", ["true", "false"])
+    maybe(r, a, "l2.hash.local_index", ["true", "false"])
+    maybe(r, a, "sm.max_warps", [8, 16, 32, 64])
+    maybe(r, a, "sm.max_blocks", [1, 2, 32])
+    maybe(r, a, "sm.schedulers", [1, 2, 4])
+    maybe(r, a, "sm.issue_width", [1, 2])
+    maybe(r, a, "sm.scheduler", ["lrr", "gto"])
+    maybe(r, a, "sm.ldst_requests_per_cycle", [1, 2, 4])
+    maybe(r, a, "sm.ldst_bytes_per_cycle", [0, 32, 128])
+    maybe(r, a, "sm.block_launch_cycles", [0, 20, 500])
+    maybe(r, a, "sm.block_dispatch_per_cycle", [0, 0.25, 1, 3])
     for lvl in ("l1", "l2"):
-        maybe(lvl + ".cache.size_kb", [1, 2, 4, 16, 64])
-        maybe(lvl + ".cache.assoc", [1, 2, 4, 8])
-        maybe(lvl + ".cache.index", ["linear", "xor"])
-        maybe(lvl + ".cache.replacement", ["lru", "fifo", "random", "plru"])
-        maybe(lvl + ".hit_latency_cycles", [1, 2, 28, 100])
-        maybe(lvl + ".fill_latency_cycles", [1, 4, 10])
-    maybe("l1.write_policy", ["write_through_no_allocate", "write_through_allocate"])
-    maybe("l1.store_ack", ["crossbar", "l2"])
-    maybe("l1.data_banks", [1, 4, 32])
-    maybe("l1.data_bank_bytes", [4, 32])
-    maybe("l1.data_bytes_per_cycle", [0, 16, 64])
-    maybe("l2.store_ack_cycles", [0, 1, 5])
-    maybe("l2.partial_write_cycles", [0, 2])
-    maybe("xbar.latency_cycles", [1, 8, 30])
-    maybe("xbar.req_port_bytes", [8, 32, 64])
-    maybe("xbar.reply_port_bytes", [8, 32, 64])
-    maybe("xbar.header_bytes", [0, 8])
-    maybe("xbar.slice_port_bytes", [0, 8, 32])
-    if r.random() < 0.5:
-        fields = ["row", "col", "ba", "bg", "pc", "ch"]
-        r.shuffle(fields)
-        a += ["-o", 'dram.map.order="%s"' % ":".join(fields)]
-    maybe("dram.map.interleave_bytes", [32, 64, 128, 256, 512])
-    maybe("dram.map.hash_channel", ["true", "false"])
-    maybe("dram.map.hash_bank", ["true", "false"])
-    return [x.replace('"true"', "true").replace('"false"', "false") for x in a]
+        maybe(r, a, lvl + ".cache.size_kb", [1, 2, 4, 16, 64])
+        maybe(r, a, lvl + ".cache.assoc", [1, 2, 4, 8])
+        maybe(r, a, lvl + ".cache.index", ["linear", "xor"])
+        maybe(r, a, lvl + ".cache.replacement", ["lru", "fifo", "random", "plru"])
+        maybe(r, a, lvl + ".hit_latency_cycles", [1, 2, 28, 100])
+        maybe(r, a, lvl + ".fill_latency_cycles", [1, 4, 10])
+    maybe(r, a, "l1.write_policy", ["write_through_no_allocate", "write_through_allocate"])
+    maybe(r, a, "l1.store_ack", ["crossbar", "l2"])
+    maybe(r, a, "l1.data_banks", [1, 4, 32])
+    maybe(r, a, "l1.data_bank_bytes", [4, 32])
+    maybe(r, a, "l1.data_bytes_per_cycle", [0, 16, 64])
+    maybe(r, a, "l2.store_ack_cycles", [0, 1, 5])
+    maybe(r, a, "l2.partial_write_cycles", [0, 2])
+    maybe(r, a, "xbar.latency_cycles", [1, 8, 30])
+    maybe(r, a, "xbar.req_port_bytes", [8, 32, 64])
+    maybe(r, a, "xbar.reply_port_bytes", [8, 32, 64])
+    maybe(r, a, "xbar.header_bytes", [0, 8])
+    maybe(r, a, "xbar.slice_port_bytes", [0, 8, 32])
+    address_map(r, a)
+    return a
 
 
 TIMINGS = ["RCDRD", "RCDWR", "RP", "RAS", "RC", "RTP", "WR", "CCD_S", "CCD_L", "RRD_S", "RRD_L",

@@ -1280,50 +1280,58 @@ static void seq_feed_tick(void *unit, cycle_t now)
 		clock_sleep(f->u);
 }
 
-static void test_far_no_deadlock(void **state)
+/* Runs twin streams to their end: slice 0's SMs load n lines homed at slice 1 (the odd lines
+ * from 128 B), slice 1's n lines homed at slice 0 (the even ones from 1 MiB), each as fast as
+ * its input takes them; every load must be replied (a deadlock leaves the feeders retrying for
+ * ever with loads unreplied: the run is bounded). */
+static void twin_streams(struct env *e, struct twin *t, uint32_t n)
 {
-	struct env *e = env_new(state, 1);
-	struct twin t;
 	struct seq_feed f[2];
-	uint32_t k, n = 300;
+	uint32_t k;
 
-	e->p.mshr.entries = 8;
-	e->p.miss_queue = 8;
-	env_start(e);
-	twin_start(e, &t, 3);
 	for (k = 0; k < 2; k++) {
 		f[k].e = e;
-		f[k].to = k == 0 ? e->in : t.in;
+		f[k].to = k == 0 ? e->in : t->in;
 		f[k].base = k == 0 ? 128 : 0x100000; /* odd lines homed at 1, even at 0 */
 		f[k].i = 0;
 		f[k].n = n;
 		f[k].u = clock_attach(e->l2clk, "feed", seq_feed_tick, &f[k]);
 		clock_wake(f[k].u);
 	}
-	/* a deadlock leaves the feeders retrying for ever: bound the run */
 	for (k = 0; eventq_step(e->q); k++) {
 		l2_check(e->l2);
-		l2_check(t.l2);
+		l2_check(t->l2);
 		if (k > 2000000)
 			fail_msg("no progress: %" PRIu64 " of %u replies", e->nreplies, 2 * n);
 	}
 	assert_int_equal(e->nreplies, 2 * n);
-	assert_true(l2_is_idle(e->l2) && l2_is_idle(t.l2));
+	assert_true(l2_is_idle(e->l2) && l2_is_idle(t->l2));
+}
+
+static void test_far_no_deadlock(void **state)
+{
+	struct env *e = env_new(state, 1);
+	struct twin t;
+
+	e->p.mshr.entries = 8;
+	e->p.miss_queue = 8;
+	env_start(e);
+	twin_start(e, &t, 3);
+	twin_streams(e, &t, 300);
 	assert_true(l2_stats(e->l2)->far_reserve_stalls > 0);
 	assert_true(l2_stats(t.l2)->far_reserve_stalls > 0);
 	twin_free(&t);
 }
 
-/* The same feed into a cache of 4 sets of 2 ways with MSHRs to spare: without a way of each set
- * kept from near copies in flight, each slice's sets fill with lines waiting for the twin's
- * data while the twin's reads of lines homed there find no way (every request of a GPU run
- * with 1 KB slices of 2 ways stopped so); with it, all 2 x 300 loads are replied. */
+/* The same streams into a cache of 4 sets of 2 ways: without a way of each set kept from near
+ * copies in flight, each slice's sets fill with lines waiting for the twin's data while the
+ * twin's reads of lines homed there find no way (14 of 600 loads were replied; every request of
+ * a GPU run with 1 KB slices of 2 ways stopped so); with it, all are. 256 MSHR entries: the
+ * MSHR reserve never binds, every refusal is a set's last way. */
 static void test_far_no_way_deadlock(void **state)
 {
 	struct env *e = env_new(state, 1);
 	struct twin t;
-	struct seq_feed f[2];
-	uint32_t k, n = 300;
 
 	e->p.cache.size_kb = 1; /* 1 KB / (128 B x 2) = 4 sets */
 	e->p.cache.assoc = 2;
@@ -1332,27 +1340,10 @@ static void test_far_no_way_deadlock(void **state)
 	e->p.miss_queue = 32;
 	env_start(e);
 	twin_start(e, &t, 3);
-	for (k = 0; k < 2; k++) {
-		f[k].e = e;
-		f[k].to = k == 0 ? e->in : t.in;
-		f[k].base = k == 0 ? 128 : 0x100000; /* odd lines homed at 1, even at 0 */
-		f[k].i = 0;
-		f[k].n = n;
-		f[k].u = clock_attach(e->l2clk, "feed", seq_feed_tick, &f[k]);
-		clock_wake(f[k].u);
-	}
-	for (k = 0; eventq_step(e->q); k++) {
-		l2_check(e->l2);
-		l2_check(t.l2);
-		if (k > 2000000)
-			fail_msg("no progress: %" PRIu64 " of %u replies", e->nreplies, 2 * n);
-	}
-	assert_int_equal(e->nreplies, 2 * n);
-	assert_true(l2_is_idle(e->l2) && l2_is_idle(t.l2));
-	/* the MSHRs never ran short: every refusal was a set's last way */
+	twin_streams(e, &t, 300);
 	assert_true(l2_stats(e->l2)->far_reserve_stalls > 0);
 	assert_true(l2_stats(t.l2)->far_reserve_stalls > 0);
-	assert_true(l2_stats(e->l2)->far_reads == n && l2_stats(t.l2)->far_reads == n);
+	assert_true(l2_stats(e->l2)->far_reads == 300 && l2_stats(t.l2)->far_reads == 300);
 	twin_free(&t);
 }
 
