@@ -905,17 +905,11 @@ bool cfg_where(const struct cfg *c, const char *path, char *file, size_t size, i
 
 void cfg_origin(const struct cfg *c, const char *path, char *buf, size_t size)
 {
-	const config_setting_t *s = config_lookup(&c->lc, path);
 	char file[PATH_MAX + 64];
 	int line;
 
-	if (s == NULL) {
-		snprintf(buf, size, "default");
-		return;
-	}
-	cfg_setting_where(c, s, path, file, sizeof file, &line);
-	if (line > 0)
+	if (cfg_where(c, path, file, sizeof file, &line))
 		snprintf(buf, size, "%s:%d", file, line);
 	else
-		snprintf(buf, size, "%s", file);
+		snprintf(buf, size, "%s", file[0] != '\0' ? file : "default");
 }
