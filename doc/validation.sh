@@ -63,7 +63,8 @@ EOF
 	fi
 	start=$(date +%s)
 	rm -rf "$OUT/$tag"
-	if "$GMSIM" validate -q -c "configs/$cfg.cfg" --measured "$M" --gpu "$gpu" \
+	# -j 1: the runs themselves go JOBS at once
+	if "$GMSIM" validate -q -j 1 -c "configs/$cfg.cfg" --measured "$M" --gpu "$gpu" \
 		--metrics "$metrics" --max-points "$n" --stats-json "$OUT/$tag.json" \
 		--plot "$OUT/$tag" >"$OUT/$tag.txt" 2>"$OUT/$tag.err"; then
 		rm -f "$OUT/$tag.err"

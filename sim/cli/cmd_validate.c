@@ -9,16 +9,25 @@
  * from its first warp instruction for the mirrors of long-kernel sources
  * (validate_from_first_issue).
  * Runs are deterministic: the config's seed, points in file order.
+ *
+ * With -j N (default: the number of CPUs) up to N points run at once, each in a child process
+ * (fork: a simulation is not thread-safe) that sends back its value or its error through a
+ * pipe; the table's rows are printed in file order as the points before them finish, so the
+ * output is the same for every N. A child that dies (an assertion, a signal) fails its point
+ * with the reason and the others go on. -j 1 runs every point in this process.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -34,7 +43,7 @@
 static const char usage[] =
 	"Usage: gmsim validate -c CONFIG --measured FILE --gpu NAME [--metrics PREFIX,...]\n"
 	"                      [--max-points N] [--plot DIR] [--max-error PCT]\n"
-	"                      [--stats-json FILE] [--ubench DIR] [-o group.key=value ...]\n"
+	"                      [--stats-json FILE] [--ubench DIR] [-j N] [-o group.key=value ...]\n"
 	"\n"
 	"Runs the microbenchmarks (workloads/ubench/) that mirror the rows of FILE whose gpu column\n"
 	"is exactly NAME, and prints measured vs simulated per point and, per metric family, n,\n"
@@ -52,6 +61,8 @@ static const char usage[] =
 	"  --max-error PCT         exit 1 if a family's MAPE exceeds PCT\n"
 	"  --stats-json FILE       every point and family statistic as JSON\n"
 	"  --ubench DIR            the microbenchmark workloads (default workloads/ubench)\n"
+	"  -j, --jobs N            points at once, each in its own process (default: the number\n"
+	"                          of CPUs; 1: all in this one); the output is the same for any N\n"
 	"  -q, --quiet             no per-point progress on stderr\n"
 	"  -h, --help              this help\n"
 	"\n"
@@ -72,6 +83,7 @@ struct vopts {
 	const char *measured, *gpu, *metrics, *plot, *json, *ubench;
 	size_t max_points;
 	double max_error;
+	long jobs;
 	bool quiet;
 };
 
@@ -487,8 +499,210 @@ static void apply_max_points(struct vrun *v)
 	}
 }
 
-/* Prints the table's head, then runs each planned point and prints its row. A failed run is
- * the point's reason, not the command's error (err keeps the last failure's message). */
+/* Records what a point's simulation gave: rc 0, its value; else the reason it failed. */
+static void point_done(struct vpoint *pt, int rc, double value, const char *reason)
+{
+	if (rc != 0) {
+		snprintf(pt->reason, sizeof pt->reason, "run failed: %.200s", reason);
+		pt->status = VPOINT_FAILED;
+		return;
+	}
+	pt->sim = value;
+	pt->status = VPOINT_RAN;
+	pt->err_pct = validate_error_pct(pt->meas, pt->sim);
+}
+
+/* The table's row of a point that ran (a failed one has none: the summary lists it). */
+static void print_row(const struct vpoint *pt)
+{
+	double f;
+
+	if (pt->status == VPOINT_RAN)
+		printf("%-58s %12.1f %12.1f %+9.1f  %s\n", pt->row->metric, pt->meas, pt->sim,
+		       pt->err_pct, validate_quantity_unit(validate_unit(pt->row->unit, &f)));
+}
+
+/* What a child sends back: under PIPE_BUF bytes, so one write that never blocks on the empty
+ * pipe and arrives whole. */
+struct vmsg {
+	int rc;
+	double value;
+	char reason[SIM_ERR_MSG_MAX + 300];
+};
+_Static_assert(sizeof(struct vmsg) <= PIPE_BUF, "a result must fit one atomic pipe write");
+
+/* A point running in a child process (pid 0: a free slot). */
+struct vchild {
+	pid_t pid;
+	int fd;     /* the pipe's read end */
+	size_t pt;  /* index into v->pts */
+};
+
+/* In the child: simulates point pt, sends the result on fd and exits. */
+static _Noreturn void child_point(const struct vrun *v, const struct vpoint *pt, int fd)
+{
+	struct vmsg msg;
+	struct sim_err err;
+	size_t off = 0;
+
+	memset(&msg, 0, sizeof msg);
+	msg.rc = run_point(&v->p, v->o->ubench, &pt->plan, &msg.value, &err);
+	if (msg.rc != 0)
+		sim_err_format(&err, msg.reason, sizeof msg.reason);
+	while (off < sizeof msg) {
+		ssize_t w = write(fd, (const char *)&msg + off, sizeof msg - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(SIM_EXIT_USER); /* the parent finds no result and says how */
+		off += (size_t)w;
+	}
+	fflush(stdout); /* anything the simulation printed (nothing of the parent's: it flushed) */
+	_exit(SIM_EXIT_OK);
+}
+
+/* Starts point i in a child on slot c. Returns 0, or -1 with err filled (no process or pipe). */
+static int spawn_point(const struct vrun *v, size_t i, struct vchild *c, struct sim_err *err)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds) != 0)
+		return sim_err_set(err, NULL, 0, "validate: pipe: %s", strerror(errno));
+	fflush(stdout); /* the child must not print what the parent has buffered */
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		return sim_err_set(err, NULL, 0, "validate: fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_point(v, &v->pts[i], fds[1]);
+	}
+	close(fds[1]);
+	c->pid = pid;
+	c->fd = fds[0];
+	c->pt = i;
+	return 0;
+}
+
+/* Reads child c's result (its pipe is readable: the result or the end), reaps it and records
+ * the point. A child that ended without a whole result fails its point with how it ended. */
+static void reap_point(struct vrun *v, struct vchild *c)
+{
+	struct vmsg msg;
+	size_t got = 0;
+	int status = 0;
+
+	while (got < sizeof msg) {
+		ssize_t r = read(c->fd, (char *)&msg + got, sizeof msg - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(c->fd);
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got == sizeof msg) {
+		msg.reason[sizeof msg.reason - 1] = '\0';
+		point_done(&v->pts[c->pt], msg.rc, msg.value, msg.reason);
+	} else {
+		char why[96];
+
+		if (WIFSIGNALED(status))
+			snprintf(why, sizeof why, "its process was killed by signal %d (%s)",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			snprintf(why, sizeof why, "its process exited %d without a result",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		point_done(&v->pts[c->pt], -1, 0.0, why);
+	}
+	c->pid = 0;
+}
+
+/* Prints the progress line of point i and sets its measured value. */
+static void point_start(struct vrun *v, size_t i)
+{
+	struct vpoint *pt = &v->pts[i];
+	double f;
+
+	validate_unit(pt->row->unit, &f);
+	pt->meas = pt->row->value * f;
+	if (!v->o->quiet)
+		fprintf(stderr, "  running %s ...\n", pt->row->metric);
+}
+
+/* The planned points, up to jobs at once in child processes; rows printed in file order (a
+ * point's row once every point before it is done). Where no child can be started (no pipe or
+ * process), the points not started fail with the reason (err holds it). */
+static void run_parallel(struct vrun *v, size_t jobs, struct sim_err *err)
+{
+	struct vchild *ch = xcalloc(jobs, sizeof *ch);
+	struct pollfd *pfd = xcalloc(jobs, sizeof *pfd);
+	size_t next = 0, shown = 0, running = 0, k;
+	int rc = 0;
+
+	for (;;) {
+		/* start points while slots are free */
+		for (k = 0; k < jobs && rc == 0; k++) {
+			while (next < v->np && v->pts[next].status != VPOINT_PLANNED)
+				next++;
+			if (ch[k].pid != 0 || next == v->np)
+				continue;
+			point_start(v, next);
+			if (spawn_point(v, next, &ch[k], err) != 0) {
+				rc = -1;
+				break;
+			}
+			next++; /* (a point below next still PLANNED is running) */
+			running++;
+		}
+		if (running == 0)
+			break;
+		for (k = 0; k < jobs; k++) {
+			pfd[k].fd = ch[k].pid != 0 ? ch[k].fd : -1;
+			pfd[k].events = POLLIN;
+			pfd[k].revents = 0;
+		}
+		if (poll(pfd, (nfds_t)jobs, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			sim_fatal("validate: poll: %s", strerror(errno));
+		}
+		for (k = 0; k < jobs; k++)
+			if (ch[k].pid != 0 && pfd[k].revents != 0) {
+				reap_point(v, &ch[k]);
+				running--;
+			}
+		/* the rows of the points done whose predecessors are all done, in file order */
+		for (; shown < next && v->pts[shown].status != VPOINT_PLANNED; shown++)
+			print_row(&v->pts[shown]);
+	}
+	if (rc != 0) {
+		char buf[SIM_ERR_MSG_MAX + 300];
+
+		sim_err_format(err, buf, sizeof buf);
+		for (; next < v->np; next++)
+			if (v->pts[next].status == VPOINT_PLANNED)
+				point_done(&v->pts[next], -1, 0.0, buf);
+		for (; shown < v->np; shown++)
+			print_row(&v->pts[shown]);
+	}
+	free(pfd);
+	free(ch);
+}
+
+/* Prints the table's head, then runs each planned point (here, or jobs at once in child
+ * processes) and prints its row. A failed run is the point's reason, not the command's error
+ * (err keeps the last failure's message); it makes the exit status 1 at the end. */
 static void run_points(struct vrun *v, struct sim_err *err)
 {
 	const struct vopts *o = v->o;
@@ -497,28 +711,23 @@ static void run_points(struct vrun *v, struct sim_err *err)
 	       o->co.path ? o->co.path : CLI_DEFAULT_CONFIG, v->core_mhz, v->p.gpu.sms,
 	       o->measured, o->gpu);
 	printf("%-58s %12s %12s %9s  %s\n", "metric", "measured", "simulated", "error%", "unit");
+	if (o->jobs > 1) {
+		run_parallel(v, (size_t)o->jobs, err);
+		return;
+	}
 	for (size_t i = 0; i < v->np; i++) {
 		struct vpoint *pt = &v->pts[i];
-		double f;
+		char buf[SIM_ERR_MSG_MAX + 300];
+		double value;
 
 		if (pt->status != VPOINT_PLANNED)
 			continue;
-		validate_unit(pt->row->unit, &f);
-		pt->meas = pt->row->value * f;
-		if (!o->quiet)
-			fprintf(stderr, "  running %s ...\n", pt->row->metric);
-		if (run_point(&v->p, o->ubench, &pt->plan, &pt->sim, err) != 0) {
-			char buf[SIM_ERR_MSG_MAX + 300];
-
-			snprintf(pt->reason, sizeof pt->reason, "run failed: %.200s",
-				 sim_err_format(err, buf, sizeof buf));
-			pt->status = VPOINT_FAILED;
-			continue;
-		}
-		pt->status = VPOINT_RAN;
-		pt->err_pct = validate_error_pct(pt->meas, pt->sim);
-		printf("%-58s %12.1f %12.1f %+9.1f  %s\n", pt->row->metric, pt->meas, pt->sim,
-		       pt->err_pct, validate_quantity_unit(validate_unit(pt->row->unit, &f)));
+		point_start(v, i);
+		if (run_point(&v->p, o->ubench, &pt->plan, &value, err) != 0)
+			point_done(pt, -1, 0.0, sim_err_format(err, buf, sizeof buf));
+		else
+			point_done(pt, 0, value, NULL);
+		print_row(pt);
 	}
 }
 
@@ -655,9 +864,9 @@ static void vrun_free(struct vrun *v)
 
 /* ---- the command -------------------------------------------------------------------------- */
 
-/* The phases in order. Returns 0 (*over set when --max-error is exceeded), or -1 with err
- * filled. */
-static int validate(const struct vopts *o, struct sim_err *err, bool *over)
+/* The phases in order. Returns 0 (*over set when --max-error is exceeded, *failed to the
+ * points whose run failed), or -1 with err filled. */
+static int validate(const struct vopts *o, struct sim_err *err, bool *over, size_t *failed)
 {
 	struct vrun v;
 	int rc = -1;
@@ -670,6 +879,8 @@ static int validate(const struct vopts *o, struct sim_err *err, bool *over)
 		print_clock_notes(&v);
 		print_summary(&v);
 		rc = write_outputs(&v, err);
+		for (size_t i = 0; i < v.np; i++)
+			*failed += v.pts[i].status == VPOINT_FAILED;
 	}
 	vrun_free(&v);
 	return rc;
@@ -688,6 +899,7 @@ int cmd_validate(int argc, char **argv)
 		{ "max-error", required_argument, NULL, OPT_MAX_ERROR },
 		{ "stats-json", required_argument, NULL, CLI_OPT_JSON },
 		{ "ubench", required_argument, NULL, OPT_UBENCH },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -695,13 +907,15 @@ int cmd_validate(int argc, char **argv)
 	struct vopts o;
 	struct sim_err err;
 	bool over = false;
+	size_t failed = 0;
 	char *end;
 	int ch, rc;
 
 	memset(&o, 0, sizeof o);
 	o.ubench = "workloads/ubench";
+	o.jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+c:o:qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+c:o:j:qh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			o.co.path = optarg;
@@ -749,6 +963,16 @@ int cmd_validate(int argc, char **argv)
 		case OPT_UBENCH:
 			o.ubench = optarg;
 			break;
+		case 'j':
+			errno = 0;
+			o.jobs = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || errno != 0 || o.jobs < 1 ||
+			    o.jobs > 1024) {
+				cli_config_opts_free(&o.co);
+				return cli_usage_error("validate", "-j %s: expected 1..1024 points at "
+						       "once", optarg);
+			}
+			break;
 		case 'q':
 			o.quiet = true;
 			break;
@@ -780,14 +1004,16 @@ int cmd_validate(int argc, char **argv)
 		cli_config_opts_free(&o.co);
 		return cli_usage_error("validate", "give --measured FILE and --gpu NAME");
 	}
-	rc = validate(&o, &err, &over);
+	rc = validate(&o, &err, &over, &failed);
 	cli_config_opts_free(&o.co);
 	if (rc != 0)
 		return cli_user_error(&err);
-	if (over) {
+	fflush(stdout);
+	if (failed > 0)
+		fprintf(stderr, "gmsim validate: %zu point%s failed to run (listed above with the "
+			"reason)\n", failed, failed == 1 ? "" : "s");
+	if (over)
 		fprintf(stderr, "gmsim validate: a family's MAPE exceeds --max-error %g%%\n",
 			o.max_error);
-		return SIM_EXIT_USER;
-	}
-	return SIM_EXIT_OK;
+	return failed > 0 || over ? SIM_EXIT_USER : SIM_EXIT_OK;
 }

@@ -24,7 +24,7 @@ if [ ! -r "$M" ]; then
 	echo "1..0 # SKIP no measured data at $M"
 	exit 0
 fi
-plan 34
+plan 42
 V=configs/default.cfg
 [ -r "$GMSIM_SRCDIR/configs/v100.cfg" ] && V=configs/v100.cfg
 A=configs/a100-class.cfg
@@ -39,10 +39,11 @@ n = sum(1 for r in csv.DictReader(open(sys.argv[1]))
 print(n)' "$M" "$1" "$2"
 }
 
-run_gmsim validate -q -c $V --measured "$M" --gpu V100-PCIe-16GB \
+run_gmsim validate -q -j 3 -c $V --measured "$M" --gpu V100-PCIe-16GB \
 	--metrics pchase_latency,l1_l2_read_bw_per_dataset --max-points 2 --max-error 25 \
 	--stats-json "$tap_tmp/v.json" --plot "$tap_tmp/plots"
 printf '%s\n' "$out" | sed -n '1,12p' | sed 's/^/# /'
+out_j3=$(printf '%s\n' "$out" | grep -v '^plots: ')
 expect_eq "V100 ($V): exits 0 under --max-error 25" 0 "$rc"
 expect_match "V100: table header" "^metric +measured +simulated +error% +unit" "$out"
 np=$(printf '%s\n' "$out" | grep -cE '^(pchase_latency|l1_l2_read_bw_per_dataset)@[^ ]+ +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ +(cycles|GB/s)$')
@@ -193,6 +194,39 @@ o1=$(per_load "$tap_tmp/ocl1.json" kernel0 1)
 o16=$(per_load "$tap_tmp/ocl16.json" kernel0 1)
 expect_num "ocl_rw.wl: 16 independent loads of a warp take $o16 cycles, under 1.5x one ($o1)" \
 	"$o16 < 1.5 * $o1 && $o16 > $o1"
+
+# -j: the same table and JSON for any number of points at once (above: 3 at once); a point
+# whose run fails, or whose process dies, is listed with the reason, the others run, exit 1
+run_gmsim validate -q -j 1 -c $V --measured "$M" --gpu V100-PCIe-16GB \
+	--metrics pchase_latency,l1_l2_read_bw_per_dataset --max-points 2 --max-error 25 \
+	--stats-json "$tap_tmp/v1.json"
+expect_eq "-j 1 (every point in one process) prints what -j 3 printed (but --plot's line)" \
+	"$out_j3" "$out"
+expect_eq "-j 1 writes the --stats-json -j 3 wrote" "$(cat "$tap_tmp/v.json")" \
+	"$(cat "$tap_tmp/v1.json")"
+mkdir -p "$tap_tmp/noub"
+run_gmsim validate -q -j 2 -c $V --measured "$M" --gpu V100-PCIe-16GB \
+	--metrics pchase_latency --max-points 2 --ubench "$tap_tmp/noub"
+expect_eq "a point that fails to run: exit 1" 1 "$rc"
+expect_match "... listed with its reason" \
+	"skipped pchase_latency@footprint_kB=1 \(line [0-9]+\): run failed: .*pchase.wl: cannot open" \
+	"$out"
+expect_match "... and counted on stderr" "2 points failed to run" "$err"
+# pchase.wl with 10^5 times the loads above 4 KiB: under a 2 s CPU limit the 1 KiB point runs,
+# the 1.5 GB one (hours) is killed by the kernel
+cp -r "$GMSIM_SRCDIR/workloads/ubench" "$tap_tmp/ubk"
+sed 's|loads = "loads"; order|loads = "loads + loads * 100000 * min(1, footprint_bytes / 4096)"; order|' \
+	"$GMSIM_SRCDIR/workloads/ubench/pchase.wl" >"$tap_tmp/ubk/pchase.wl"
+(cd "$GMSIM_SRCDIR" && ulimit -c 0 && ulimit -t 2 && "$GMSIM" validate -q -j 2 -c $V \
+	--measured "$M" --gpu V100-PCIe-16GB --metrics pchase_latency --max-points 2 \
+	--ubench "$tap_tmp/ubk") >"$tap_tmp/out" 2>"$tap_tmp/err"
+rc=$?
+out=$(cat "$tap_tmp/out")
+expect_eq "a point whose process is killed: exit 1" 1 "$rc"
+expect_match "... the other point ran" "^pchase_latency@footprint_kB=1 +29.9 +[0-9.]+ " "$out"
+expect_match "... the killed one is listed with the signal" \
+	"skipped pchase_latency@footprint_kB=1529075 \(line [0-9]+\): run failed: its process was killed by signal [0-9]+" \
+	"$out"
 
 # a gate the model cannot meet
 run_gmsim validate -q -c $V --measured "$M" --gpu V100-PCIe-16GB \
