@@ -524,78 +524,90 @@ static addr_t *addrs_reserve(struct trace_block *b, size_t n)
 struct tok {
 	const char *p;
 	char t[128];
+	size_t n;   /* strlen(t) */
 	bool cut;
 };
 
-/* The next space-separated token into t->t; false at the end of the line. */
+/* What ends a token: a blank or the end of the line. */
+static const bool tok_end[256] = { ['\0'] = true, [' '] = true, ['\t'] = true };
+
+/* The next space-separated token into t->t (at most sizeof t->t - 1 characters of it, t->cut
+ * if it had more); false at the end of the line. Found first and copied whole: copied a
+ * character at a time it was a sixth of a trace line's parse. */
 static bool next_tok(struct tok *t)
 {
-	size_t n = 0;
+	const char *p = t->p, *e;
+	size_t len;
 
-	while (*t->p == ' ' || *t->p == '\t')
-		t->p++;
-	if (*t->p == '\0')
+	while (*p == ' ' || *p == '\t')
+		p++;
+	t->p = p;
+	if (*p == '\0')
 		return false;
-	t->cut = false;
-	while (*t->p != '\0' && *t->p != ' ' && *t->p != '\t') {
-		if (n + 1 < sizeof t->t)
-			t->t[n++] = *t->p;
-		else
-			t->cut = true;
-		t->p++;
-	}
-	t->t[n] = '\0';
+	for (e = p + 1; !tok_end[(unsigned char)*e]; e++)
+		;
+	len = (size_t)(e - p);
+	t->cut = len >= sizeof t->t;
+	t->n = t->cut ? sizeof t->t - 1 : len;
+	memcpy(t->t, p, t->n);
+	t->t[t->n] = '\0';
+	t->p = e;
 	return true;
 }
 
-/* The digits of s in base (10 or 16) up to its end: what strtoull with *end == '\0' accepted,
- * without its locale and errno handling (a trace line is a dozen tokens, and the conversions
- * were 5% of a V100 transpose trace run). */
-static bool digits_u64(const char *s, unsigned base, uint64_t *v)
+/* Token s of n characters (s[n] is its end) as an unsigned number in base (10 or 16), as
+ * strtoull took it whole, without its locale and errno handling (a trace line is a dozen
+ * tokens, and the conversions were 5% of a V100 transpose trace run). */
+static bool tok_u64(const char *s, size_t n, int base, uint64_t *v)
 {
-	return text_digits(s, strlen(s), base, v) == TEXT_NUM_OK;
-}
-
-static bool tok_u64(const char *s, int base, uint64_t *v)
-{
-	if (*s == '\0' || *s == '-' || *s == '+')
+	if (n == 0 || *s == '-' || *s == '+')
 		return false;
-	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		s += 2;
+		n -= 2;
+	}
 	if (text_hex_digit(*s) < 0)
 		return false;
 	/* strtoull(s, .., 16) took one more "0x" before a hex digit */
-	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && text_hex_digit(s[2]) >= 0)
+	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    text_hex_digit(s[2]) >= 0) {
 		s += 2;
-	return digits_u64(s, (unsigned)base, v);
+		n -= 2;
+	}
+	return text_digits(s, n, (unsigned)base, v) == TEXT_NUM_OK;
 }
 
 /* A decimal with an optional sign, in int64_t (what strtoll accepted whole: it skipped leading
  * white space, of which a token can only hold \n \v \f \r). */
-static bool tok_i64(const char *s, int64_t *v)
+static bool tok_i64(const char *s, size_t n, int64_t *v)
 {
 	bool neg;
 	uint64_t m;
 
-	while (text_is_blank(*s))
+	while (n > 0 && text_is_blank(*s)) {
 		s++;
-	neg = *s == '-';
-	if (*s == '-' || *s == '+')
+		n--;
+	}
+	neg = n > 0 && *s == '-';
+	if (n > 0 && (*s == '-' || *s == '+')) {
 		s++;
-	if (!digits_u64(s, 10, &m) || m > (neg ? UINT64_C(1) << 63 : (uint64_t)INT64_MAX))
+		n--;
+	}
+	if (text_digits(s, n, 10, &m) != TEXT_NUM_OK ||
+	    m > (neg ? UINT64_C(1) << 63 : (uint64_t)INT64_MAX))
 		return false;
 	*v = neg ? (int64_t)(0 - m) : (int64_t)m;
 	return true;
 }
 
-/* A register token: R<n> is a general register (true, *r = n); UR<n>, P<n>, UP<n> (tracer
- * version 6) are valid but carry no dependency the model tracks (true, *r = -1). */
-static bool tok_reg(const char *s, int *r)
+/* A register token of n characters: R<n> is a general register (true, *r = n); UR<n>, P<n>,
+ * UP<n> (tracer version 6) are valid but carry no dependency the model tracks (true, *r = -1). */
+static bool tok_reg(const char *s, size_t n, int *r)
 {
 	uint64_t v;
 
 	*r = -1;
-	if (s[0] == 'R' && tok_u64(s + 1, 10, &v) && v <= 255) {
+	if (s[0] == 'R' && tok_u64(s + 1, n - 1, 10, &v) && v <= 255) {
 		*r = (int)v;
 		return true;
 	}
@@ -604,8 +616,8 @@ static bool tok_reg(const char *s, int *r)
 		return true;
 	}
 	if ((s[0] == 'U' && (s[1] == 'R' || s[1] == 'P')) || s[0] == 'P')
-		return tok_u64(s + (s[0] == 'U' ? 2 : 1), 10, &v) || strcmp(s, "URZ") == 0 ||
-		       strcmp(s, "PT") == 0 || strcmp(s, "UPT") == 0;
+		return tok_u64(s + (s[0] == 'U' ? 2 : 1), n - (s[0] == 'U' ? 2 : 1), 10, &v) ||
+		       strcmp(s, "URZ") == 0 || strcmp(s, "PT") == 0 || strcmp(s, "UPT") == 0;
 	return false;
 }
 
@@ -635,7 +647,7 @@ static int parse_addrs(struct tok *t, uint64_t mode, struct trace_inst *in, stru
 	case 0: /* list_all: one address per active lane */
 		out = addrs_reserve(b, cnt);
 		for (i = 0; i < cnt; i++) {
-			EXPECT(next_tok(t) && tok_u64(t->t, 16, &a), "address %u of %u (list mode, one "
+			EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &a), "address %u of %u (list mode, one "
 			       "per active lane): expected a hexadecimal address%s%s%s", i + 1, cnt,
 			       *t->t ? ", got \"" : "", *t->t ? t->t : "", *t->t ? "\"" : "");
 			out[i] = a;
@@ -645,21 +657,21 @@ static int parse_addrs(struct tok *t, uint64_t mode, struct trace_inst *in, stru
 		b->naddrs += cnt;
 		return 0;
 	case 1: /* base_stride */
-		EXPECT(next_tok(t) && tok_u64(t->t, 16, &a), "base-stride mode: expected the "
+		EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &a), "base-stride mode: expected the "
 		       "hexadecimal base address");
-		EXPECT(next_tok(t) && tok_i64(t->t, &d), "base-stride mode: expected the stride "
+		EXPECT(next_tok(t) && tok_i64(t->t, t->n, &d), "base-stride mode: expected the stride "
 		       "(signed decimal) after the base");
 		in->mode = TRACE_ADDR_STRIDE;
 		in->base = a;
 		in->stride = d;
 		return 0;
 	case 2: /* base_delta: base, then popcount - 1 deltas from the previous active lane */
-		EXPECT(next_tok(t) && tok_u64(t->t, 16, &a), "base-delta mode: expected the "
+		EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &a), "base-delta mode: expected the "
 		       "hexadecimal base address");
 		out = addrs_reserve(b, cnt > 0 ? cnt : 1);
 		out[0] = a;
 		for (i = 1; i < cnt; i++) {
-			EXPECT(next_tok(t) && tok_i64(t->t, &d), "base-delta mode: expected delta %u "
+			EXPECT(next_tok(t) && tok_i64(t->t, t->n, &d), "base-delta mode: expected delta %u "
 			       "of %u (one per active lane after the first)", i, cnt - 1);
 			out[i] = out[i - 1] + (addr_t)d;
 		}
@@ -681,17 +693,17 @@ static int skip_tma(struct tok *t, char *msg, size_t n)
 {
 	uint64_t v, mode, cnt, i;
 
-	EXPECT(next_tok(t) && tok_u64(t->t, 16, &v), "TMA: expected the mbarrier address");
-	EXPECT(next_tok(t) && tok_u64(t->t, 10, &v), "TMA: expected the multicast flag");
+	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &v), "TMA: expected the mbarrier address");
+	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &v), "TMA: expected the multicast flag");
 	if (v != 0)
-		EXPECT(next_tok(t) && tok_u64(t->t, 16, &v), "TMA: expected the multicast mask");
-	EXPECT(next_tok(t) && tok_u64(t->t, 10, &v), "TMA: expected the byte count");
-	EXPECT(next_tok(t) && tok_u64(t->t, 10, &v), "TMA: expected the out-of-bounds count");
-	EXPECT(next_tok(t) && tok_u64(t->t, 10, &mode) && (mode == 3 || mode == 4),
+		EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &v), "TMA: expected the multicast mask");
+	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &v), "TMA: expected the byte count");
+	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &v), "TMA: expected the out-of-bounds count");
+	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &mode) && (mode == 3 || mode == 4),
 	       "TMA: expected address mode 3 or 4");
 	if (mode == 4)
-		EXPECT(next_tok(t) && tok_u64(t->t, 16, &v), "TMA: expected the base address");
-	EXPECT(next_tok(t) && tok_u64(t->t, 10, &cnt) && cnt <= 1u << 20, "TMA: expected the "
+		EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &v), "TMA: expected the base address");
+	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &cnt) && cnt <= 1u << 20, "TMA: expected the "
 	       "address count");
 	for (i = mode == 4 ? 1 : 0; i < cnt; i++)
 		EXPECT(next_tok(t), "TMA: expected %llu addresses", (unsigned long long)cnt);
@@ -701,7 +713,7 @@ static int skip_tma(struct tok *t, char *msg, size_t n)
 int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, const char *text,
 		     struct trace_inst *in, struct trace_block *b, char *msg, size_t n)
 {
-	struct tok t = { text, "", false };
+	struct tok t = { text, "", 0, false };
 	char opcode[128];
 	enum isa_class cls;
 	enum isa_space space;
@@ -713,42 +725,46 @@ int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, 
 	in->dst = TRACE_RZ;
 	in->slot = -1;
 	if (k->lineinfo)
-		EXPECT(next_tok(&t) && tok_u64(t.t, 10, &v), "expected the source line number "
+		EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &v), "expected the source line number "
 		       "(the header says -enable lineinfo = 1)");
-	EXPECT(next_tok(&t) && tok_u64(t.t, 16, &v) && v <= UINT32_MAX, "expected the PC "
+	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 16, &v) && v <= UINT32_MAX, "expected the PC "
 	       "(hexadecimal)");
 	in->pc = (uint32_t)v;
-	EXPECT(next_tok(&t) && tok_u64(t.t, 16, &v) && v <= UINT32_MAX, "expected the active "
+	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 16, &v) && v <= UINT32_MAX, "expected the active "
 	       "mask (8 hexadecimal digits) after the PC");
 	in->active = (uint32_t)v;
-	EXPECT(next_tok(&t) && tok_u64(t.t, 10, &ndst) && ndst <= 4, "expected the number of "
+	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &ndst) && ndst <= 4, "expected the number of "
 	       "destination registers (0 .. 4) after the mask");
 	for (i = 0; i < ndst; i++) {
-		EXPECT(next_tok(&t) && tok_reg(t.t, &r), "expected destination register %u of "
+		EXPECT(next_tok(&t) && tok_reg(t.t, t.n, &r), "expected destination register %u of "
 		       "%llu (R<n>)", i + 1, (unsigned long long)ndst);
 		if (r >= 0 && in->dst == TRACE_RZ)
 			in->dst = (uint8_t)r;
 	}
 	EXPECT(next_tok(&t) && !t.cut && (t.t[0] >= 'A' && t.t[0] <= 'Z'), "expected the "
 	       "opcode (an upper-case SASS mnemonic such as LDG.E.SYS)");
-	snprintf(opcode, sizeof opcode, "%s", t.t);
-	i = (uint32_t)strlen(opcode) < TRACE_OPCODE_MAX - 1 ? (uint32_t)strlen(opcode)
-		: TRACE_OPCODE_MAX - 1; /* a longer mnemonic is cut: it only labels reports */
+	/* the whole token (next_tok keeps at most sizeof t.t - 1 characters): a copy, not
+	 * snprintf's "%s", which was a sixth of the trace reader's instructions */
+	_Static_assert(sizeof opcode == sizeof t.t, "the opcode holds a token");
+	memcpy(opcode, t.t, sizeof opcode);
+	i = (uint32_t)strlen(opcode);
+	if (i > TRACE_OPCODE_MAX - 1)
+		i = TRACE_OPCODE_MAX - 1; /* a longer mnemonic is cut: it only labels reports */
 	memcpy(in->opcode, opcode, i);
 	in->opcode[i] = '\0';
-	EXPECT(next_tok(&t) && tok_u64(t.t, 10, &nsrc), "expected the number of source "
+	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &nsrc), "expected the number of source "
 	       "registers after the opcode %s", opcode);
 	EXPECT(nsrc <= TRACE_MAX_SRC, "%llu source registers: at most %d are possible",
 	       (unsigned long long)nsrc, TRACE_MAX_SRC);
 	for (i = 0; i < nsrc; i++) {
-		EXPECT(next_tok(&t) && tok_reg(t.t, &r), "expected source register %u of %llu "
+		EXPECT(next_tok(&t) && tok_reg(t.t, t.n, &r), "expected source register %u of %llu "
 		       "(R<n>)", i + 1, (unsigned long long)nsrc);
 		if (r >= 0 && r != TRACE_RZ)
 			in->src[in->nsrc++] = (uint8_t)r;
 	}
 	if (k->version >= 6 && strstr(opcode, "GMMA") != NULL)
-		EXPECT(next_tok(&t) && tok_u64(t.t, 10, &v), "expected the GMMA commit-group flag");
-	EXPECT(next_tok(&t) && tok_u64(t.t, 10, &width) && width <= 1024, "expected the memory "
+		EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &v), "expected the GMMA commit-group flag");
+	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &width) && width <= 1024, "expected the memory "
 	       "width in bytes (0 for a non-memory instruction)");
 	isa_classify(opcode, &cls, &space);
 	if (width > 0 && k->version >= 6 && is_tma(opcode)) {
@@ -756,12 +772,12 @@ int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, 
 			return -1;
 		width = 0; /* bulk copies are not modelled: ALU work */
 	} else if (width > 0) {
-		EXPECT(next_tok(&t) && tok_u64(t.t, 10, &mode), "expected the address mode (0, 1 "
+		EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &mode), "expected the address mode (0, 1 "
 		       "or 2) after the memory width");
 		if (parse_addrs(&t, mode, in, b, msg, n) != 0)
 			return -1;
 	}
-	EXPECT(next_tok(&t) && tok_u64(t.t, 10, &v), "expected the immediate (unsigned "
+	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &v), "expected the immediate (unsigned "
 	       "decimal) at the end of the line%s", width > 0 && mode == 2 ?
 	       " (base-delta mode has one delta per active lane after the first)" : "");
 	if (k->version < 6)
@@ -980,7 +996,7 @@ static bool keyed(const char *line, const char *key, uint32_t *v)
 /* The base mnemonic of instruction line text into buf (n bytes). */
 static void line_opcode(const char *text, const struct trace_kernel *k, char *buf, size_t n)
 {
-	struct tok t = { text, "", false };
+	struct tok t = { text, "", 0, false };
 	uint64_t nd, i;
 
 	/* [line] PC mask ndst regs... opcode */
@@ -1087,6 +1103,7 @@ static int read_inst(struct trace_reader *r, struct trace_block *b, uint32_t w, 
 	struct src *s = &r->s;
 	const struct trace_kernel *k = r->k;
 	struct trace_inst *in = &b->insts[b->ninsts];
+	const char *line;
 	char msg[256];
 	int rc;
 
@@ -1097,11 +1114,11 @@ static int read_inst(struct trace_reader *r, struct trace_block *b, uint32_t w, 
 		return sim_err_set(err, s->path, s->lineno + 1, "truncated: warp %u announces %u "
 				   "instructions (insts = %u), the file ends after %u", w, ninst,
 				   ninst, i);
-	if (trim(s->line)[0] == '\0' || strcmp(trim(s->line), "#END_TB") == 0 ||
-	    strncmp(trim(s->line), "warp", 4) == 0)
+	line = trim(s->line); /* (once: it measures the line) */
+	if (line[0] == '\0' || strcmp(line, "#END_TB") == 0 || strncmp(line, "warp", 4) == 0)
 		return sim_err_set(err, s->path, s->lineno, "warp %u announces %u instructions "
 				   "(insts = %u), found %u before %s", w, ninst, ninst, i,
-				   trim(s->line)[0] == '\0' ? "a blank line" : trim(s->line));
+				   line[0] == '\0' ? "a blank line" : line);
 	if (trace_parse_inst(k, r->isa, s->line, in, b, msg, sizeof msg) != 0)
 		return sim_err_set(err, s->path, s->lineno, "%s", msg);
 	in->line = (uint32_t)s->lineno;

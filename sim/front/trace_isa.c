@@ -16,6 +16,7 @@
 
 struct isa_entry {
 	char *name;
+	size_t len;           /* strlen(name): isa_latency compares for every ALU trace line */
 	uint32_t cycles;
 };
 
@@ -28,18 +29,21 @@ struct isa_table {
 
 static const struct {
 	const char *name;
+	size_t len; /* strlen(name), which isa_classify compares for every trace line */
 	enum isa_class cls;
 	enum isa_space space;
 } mem_ops[] = {
-	{ "LDG", ISA_LOAD, ISA_SPACE_GLOBAL },     { "LDGSTS", ISA_LOAD, ISA_SPACE_GLOBAL },
-	{ "SULD", ISA_LOAD, ISA_SPACE_GLOBAL },    { "STG", ISA_STORE, ISA_SPACE_GLOBAL },
-	{ "SUST", ISA_STORE, ISA_SPACE_GLOBAL },   { "ATOMG", ISA_ATOMIC, ISA_SPACE_GLOBAL },
-	{ "ATOM", ISA_ATOMIC, ISA_SPACE_GLOBAL },  { "RED", ISA_STORE, ISA_SPACE_GLOBAL },
-	{ "LDL", ISA_LOAD, ISA_SPACE_LOCAL },      { "STL", ISA_STORE, ISA_SPACE_LOCAL },
-	{ "LDS", ISA_LOAD, ISA_SPACE_SHARED },     { "LDSM", ISA_LOAD, ISA_SPACE_SHARED },
-	{ "STS", ISA_STORE, ISA_SPACE_SHARED },    { "ATOMS", ISA_ATOMIC, ISA_SPACE_SHARED },
-	{ "LDC", ISA_LOAD, ISA_SPACE_CONST },      { "LD", ISA_LOAD, ISA_SPACE_GENERIC },
-	{ "ST", ISA_STORE, ISA_SPACE_GENERIC },
+#define OP(name, cls, space) { name, sizeof name - 1, cls, space }
+	OP("LDG", ISA_LOAD, ISA_SPACE_GLOBAL),     OP("LDGSTS", ISA_LOAD, ISA_SPACE_GLOBAL),
+	OP("SULD", ISA_LOAD, ISA_SPACE_GLOBAL),    OP("STG", ISA_STORE, ISA_SPACE_GLOBAL),
+	OP("SUST", ISA_STORE, ISA_SPACE_GLOBAL),   OP("ATOMG", ISA_ATOMIC, ISA_SPACE_GLOBAL),
+	OP("ATOM", ISA_ATOMIC, ISA_SPACE_GLOBAL),  OP("RED", ISA_STORE, ISA_SPACE_GLOBAL),
+	OP("LDL", ISA_LOAD, ISA_SPACE_LOCAL),      OP("STL", ISA_STORE, ISA_SPACE_LOCAL),
+	OP("LDS", ISA_LOAD, ISA_SPACE_SHARED),     OP("LDSM", ISA_LOAD, ISA_SPACE_SHARED),
+	OP("STS", ISA_STORE, ISA_SPACE_SHARED),    OP("ATOMS", ISA_ATOMIC, ISA_SPACE_SHARED),
+	OP("LDC", ISA_LOAD, ISA_SPACE_CONST),      OP("LD", ISA_LOAD, ISA_SPACE_GENERIC),
+	OP("ST", ISA_STORE, ISA_SPACE_GENERIC),
+#undef OP
 };
 
 size_t isa_base_len(const char *opcode)
@@ -56,7 +60,7 @@ void isa_classify(const char *opcode, enum isa_class *cls, enum isa_space *space
 	*cls = ISA_ALU;
 	*space = ISA_SPACE_NONE;
 	for (i = 0; i < sizeof mem_ops / sizeof mem_ops[0]; i++)
-		if (strlen(mem_ops[i].name) == len && memcmp(mem_ops[i].name, opcode, len) == 0) {
+		if (mem_ops[i].len == len && memcmp(mem_ops[i].name, opcode, len) == 0) {
 			*cls = mem_ops[i].cls;
 			*space = mem_ops[i].space;
 			return;
@@ -168,6 +172,7 @@ static int add_arch(struct isa_table *t, const struct cfg_node *archs, const str
 				break;
 		if (j == t->n) {
 			t->e = xreallocarray(t->e, t->n + 1, sizeof *t->e);
+			t->e[t->n].len = strlen(nm);
 			t->e[t->n++].name = xstrdup(nm);
 		}
 		t->e[j].cycles = (uint32_t)v;
@@ -268,10 +273,11 @@ bool isa_latency(const struct isa_table *t, const char *name, size_t len, uint32
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strncmp(t->e[mid].name, name, len);
+		const struct isa_entry *e = &t->e[mid];
+		int c = memcmp(e->name, name, e->len < len ? e->len : len);
 
-		if (c == 0 && t->e[mid].name[len] != '\0')
-			c = 1; /* the entry is longer: it sorts after name[0..len) */
+		if (c == 0 && e->len != len) /* one is a prefix of the other: the shorter first */
+			c = e->len < len ? -1 : 1;
 		if (c == 0) {
 			*cycles = t->e[mid].cycles;
 			return true;

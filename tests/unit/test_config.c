@@ -778,6 +778,38 @@ static void char_classes(void **state)
 	assert_int_equal(text_find_binary("caf\xc3\xa9\n", 6), 6); /* UTF-8 is text */
 }
 
+/* text_find_binary reads eight bytes at a time: every byte value at every position of lines
+ * of 0-40 bytes (the tail and the words), after a tab or a UTF-8 byte in the same word, and the
+ * first of two binary bytes. */
+static void find_binary_every_position(void **state)
+{
+	char buf[41];
+	size_t len, pos;
+	int v;
+
+	(void)state;
+	for (len = 0; len <= 40; len++) {
+		memset(buf, 'a', sizeof buf);
+		assert_int_equal(text_find_binary(buf, len), len);
+		for (pos = 0; pos < len; pos++)
+			for (v = 0; v < 256; v++) {
+				bool blank = v == ' ' || (v >= '\t' && v <= '\r');
+				bool binary = (v < 0x20 && !blank) || v == 0x7f;
+
+				memset(buf, 'a', sizeof buf);
+				if (pos > 0)
+					buf[pos - 1] = (pos % 2) ? '\t' : (char)0xc3;
+				buf[pos] = (char)v;
+				assert_int_equal(text_find_binary(buf, len), binary ? pos : len);
+				if (pos + 3 < len) {
+					buf[pos + 3] = 0x01;
+					assert_int_equal(text_find_binary(buf, len),
+							 binary ? pos : pos + 3);
+				}
+			}
+	}
+}
+
 static void fnv1a_known_values(void **state)
 {
 	(void)state;
@@ -936,6 +968,7 @@ int main(void)
 		cmocka_unit_test(shipped_schema_defaults_are_valid),
 		cmocka_unit_test(edit_distance_and_suggestions),
 		cmocka_unit_test(char_classes),
+		cmocka_unit_test(find_binary_every_position),
 		cmocka_unit_test(fuzz_findings_are_errors),
 		cmocka_unit_test(fnv1a_known_values),
 		cmocka_unit_test(tree_kinds_and_values),

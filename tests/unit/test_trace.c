@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <libconfig.h>
+
 #include "unit.h"
 
 #include "trace.h"
@@ -241,6 +243,65 @@ static void test_isa(void **state)
 	assert_non_null(strstr(err.msg, "no architecture lists binary version 53"));
 }
 
+/* isa_latency's search against the table's own names, read with libconfig: pascal's entries
+ * (binary version 60: no base) have many names that prefix others (IADD, IADD3, IADD32I; MOV,
+ * MOV32I): every name is found with its cycles, whole or as the base of a longer opcode; a
+ * prefix or an extension that is no entry is not. */
+static void test_isa_every_name(void **state)
+{
+	const char *path = unit_src_path("data/isa/latency.cfg");
+	const config_setting_t *lat;
+	struct isa_table *t;
+	struct sim_err err;
+	config_t cf;
+	int i, n, names = 0, misses = 0;
+
+	(void)state;
+	config_init(&cf);
+	assert_int_equal(config_read_file(&cf, path), CONFIG_TRUE);
+	lat = config_setting_get_member(config_setting_get_elem(config_lookup(&cf, "archs"), 0),
+					"latency");
+	assert_non_null(lat);
+	assert_int_equal(isa_load(path, 60, &t, &err), 0);
+	assert_string_equal(isa_arch(t), "pascal");
+	n = config_setting_length(lat);
+	for (i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(lat, (unsigned)i);
+		const char *name = config_setting_name(e);
+		size_t len = strlen(name), k;
+		char buf[64];
+		uint32_t c = 0;
+
+		assert_true(len + 6 < sizeof buf);
+		assert_true(isa_latency(t, name, len, &c));
+		assert_int_equal(c, config_setting_get_int(e));
+		snprintf(buf, sizeof buf, "%s.WIDE", name); /* the base of a longer opcode */
+		assert_true(isa_latency(t, buf, len, &c));
+		assert_int_equal(c, config_setting_get_int(e));
+		names++;
+		for (k = 1; k <= len + 1; k++) {
+			/* name's prefixes of k characters, and name with one more ('Z'): found
+			 * exactly when some entry is spelled so */
+			bool entry = false;
+			int j;
+
+			snprintf(buf, sizeof buf, "%.*s%s", (int)(k <= len ? k : len), name,
+				 k <= len ? "" : "Z");
+			if (k == len)
+				continue;
+			for (j = 0; j < n; j++)
+				entry |= strcmp(config_setting_name(config_setting_get_elem(lat,
+						(unsigned)j)), buf) == 0;
+			assert_int_equal(isa_latency(t, buf, strlen(buf), &c), entry);
+			misses += !entry;
+		}
+	}
+	assert_true(names > 80);    /* the file's pascal entries: 96 */
+	assert_true(misses > 300);  /* prefixes and extensions no entry spells: 378 */
+	isa_free(t);
+	config_destroy(&cf);
+}
+
 static void test_slots(void **state)
 {
 	struct trace_kernel k = kern(4, false);
@@ -287,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_line_fields),
 		cmocka_unit_test(test_spaces),
 		cmocka_unit_test(test_isa),
+		cmocka_unit_test(test_isa_every_name),
 		cmocka_unit_test(test_slots),
 	};
 
