@@ -710,11 +710,12 @@ static int skip_tma(struct tok *t, char *msg, size_t n)
 	return 0;
 }
 
-int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, const char *text,
+int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const char *text,
 		     struct trace_inst *in, struct trace_block *b, char *msg, size_t n)
 {
 	struct tok t = { text, "", 0, false };
 	char opcode[128];
+	struct isa_op op;
 	enum isa_class cls;
 	enum isa_space space;
 	uint64_t v, width, ndst, nsrc, mode = 0;
@@ -766,7 +767,9 @@ int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, 
 		EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &v), "expected the GMMA commit-group flag");
 	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &width) && width <= 1024, "expected the memory "
 	       "width in bytes (0 for a non-memory instruction)");
-	isa_classify(opcode, &cls, &space);
+	isa_describe(isa, opcode, &op);
+	cls = op.cls;
+	space = op.space;
 	if (width > 0 && k->version >= 6 && is_tma(opcode)) {
 		if (skip_tma(&t, msg, n) != 0)
 			return -1;
@@ -786,7 +789,7 @@ int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, 
 		       "active lane after the first, popcount(mask) - 1)" : "");
 	/* version 6: imm2 and the Val / NoVal register values follow; nothing the model uses */
 
-	in->bytes = (uint8_t)isa_width(opcode);
+	in->bytes = (uint8_t)op.width;
 	in->ndst = in->dst != TRACE_RZ ? 1 : 0;
 	if (width == 0 && cls != ISA_BARRIER && cls != ISA_EXIT)
 		cls = ISA_ALU; /* a memory opcode without addresses: nothing to send */
@@ -832,11 +835,8 @@ int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, 
 	default:
 		in->kind = WORKLOAD_OP_ALU;
 		in->mode = TRACE_ADDR_NONE;
-		in->latency = 1;
-		if (isa != NULL && !isa_latency(isa, opcode, isa_base_len(opcode), &in->latency)) {
-			in->latency = isa_unknown_latency(isa);
-			in->unknown = true;
-		}
+		in->latency = op.latency;
+		in->unknown = !op.known;
 		break;
 	}
 	if (in->kind == WORKLOAD_OP_SHARED_LOAD || in->kind == WORKLOAD_OP_SHARED_STORE) {

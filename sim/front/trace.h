@@ -176,11 +176,11 @@ void trace_close(struct trace_reader *r);
 /*
  * The line parser on its own (the reader calls it for every instruction line): parses text (one
  * line, no newline) of a kernel with header k and latency table isa (NULL: every ALU opcode is
- * known, latency 1) into in, appending LIST addresses to b->addrs. Registers are not yet mapped
- * to slots (in->slot -1, in->need 0). Returns 0, or -1 with msg (size n) saying what was
- * expected where.
+ * known, latency 1; isa_describe remembers its opcodes there) into in, appending LIST
+ * addresses to b->addrs. Registers are not yet mapped to slots (in->slot -1, in->need 0).
+ * Returns 0, or -1 with msg (size n) saying what was expected where.
  */
-int trace_parse_inst(const struct trace_kernel *k, const struct isa_table *isa, const char *text,
+int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const char *text,
 		     struct trace_inst *in, struct trace_block *b, char *msg, size_t n);
 /* Maps the registers of warp w of b to slots and fills slot and need (the rule above). Returns
  * true if the warp needed more than TRACE_SLOTS slots. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "text.h"
 #include "trace_isa.h"
 
 /* A base chain longer than this is a loop (`base` naming itself or a cycle). */
@@ -20,11 +21,20 @@ struct isa_entry {
 	uint32_t cycles;
 };
 
+/* isa_describe's memo: the opcodes described last, one per slot of a hash of their text. */
+#define ISA_MEMO_SLOTS 64
+#define ISA_MEMO_NAME 32  /* longer opcodes are described each time */
+struct isa_memo {
+	char name[ISA_MEMO_NAME]; /* "": empty */
+	struct isa_op op;
+};
+
 struct isa_table {
 	char *arch;
 	struct isa_entry *e;   /* sorted by name */
 	size_t n;
 	uint32_t unknown;
+	struct isa_memo memo[ISA_MEMO_SLOTS];
 };
 
 static const struct {
@@ -288,4 +298,28 @@ bool isa_latency(const struct isa_table *t, const char *name, size_t len, uint32
 			hi = mid;
 	}
 	return false;
+}
+
+void isa_describe(struct isa_table *t, const char *opcode, struct isa_op *out)
+{
+	size_t len = strlen(opcode);
+	struct isa_memo *m = NULL;
+
+	if (t != NULL && len < ISA_MEMO_NAME) {
+		m = &t->memo[text_hash(TEXT_HASH_INIT, opcode, len) % ISA_MEMO_SLOTS];
+		if (memcmp(m->name, opcode, len + 1) == 0) {
+			*out = m->op;
+			return;
+		}
+	}
+	isa_classify(opcode, &out->cls, &out->space);
+	out->width = isa_width(opcode);
+	out->latency = 1;
+	out->known = t == NULL || isa_latency(t, opcode, isa_base_len(opcode), &out->latency);
+	if (!out->known)
+		out->latency = t->unknown;
+	if (m != NULL) {
+		memcpy(m->name, opcode, len + 1);
+		m->op = *out;
+	}
 }

@@ -67,4 +67,19 @@ bool isa_latency(const struct isa_table *t, const char *name, size_t len, uint32
 /* unknown_latency of the file. */
 uint32_t isa_unknown_latency(const struct isa_table *t);
 
+/* What the trace reader needs of an opcode: isa_classify's class and space, isa_width, and
+ * whether table t lists its base (known; latency: the table's cycles, else its unknown latency;
+ * without a table, known and 1). */
+struct isa_op {
+	enum isa_class cls;
+	enum isa_space space;
+	uint32_t width;
+	uint32_t latency;
+	bool known;
+};
+/* isa_op of opcode for table t (NULL: none). A table remembers the last opcodes it described
+ * (64, by a hash of their text), so that the reader's every line does not classify, measure and
+ * search again the few mnemonics a kernel uses. */
+void isa_describe(struct isa_table *t, const char *opcode, struct isa_op *out);
+
 #endif /* SIM_TRACE_ISA_H */
