@@ -969,8 +969,8 @@ int cmd_validate(int argc, char **argv)
 			if (*optarg == '\0' || *end != '\0' || errno != 0 || o.jobs < 1 ||
 			    o.jobs > 1024) {
 				cli_config_opts_free(&o.co);
-				return cli_usage_error("validate", "-j %s: expected 1..1024 points at "
-						       "once", optarg);
+				return cli_usage_error("validate", "-j %s: expected 1..1024 "
+						       "points at once", optarg);
 			}
 			break;
 		case 'q':

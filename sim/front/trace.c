@@ -621,6 +621,22 @@ static bool tok_reg(const char *s, size_t n, int *r)
 	return false;
 }
 
+/* The next token as tok_u64, tok_i64 or tok_reg reads it; false at the end of the line too. */
+static bool next_u64(struct tok *t, int base, uint64_t *v)
+{
+	return next_tok(t) && tok_u64(t->t, t->n, base, v);
+}
+
+static bool next_i64(struct tok *t, int64_t *v)
+{
+	return next_tok(t) && tok_i64(t->t, t->n, v);
+}
+
+static bool next_reg(struct tok *t, int *r)
+{
+	return next_tok(t) && tok_reg(t->t, t->n, r);
+}
+
 #define EXPECT(cond, ...)                                   \
 	do {                                                \
 		if (!(cond)) {                              \
@@ -647,7 +663,7 @@ static int parse_addrs(struct tok *t, uint64_t mode, struct trace_inst *in, stru
 	case 0: /* list_all: one address per active lane */
 		out = addrs_reserve(b, cnt);
 		for (i = 0; i < cnt; i++) {
-			EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &a), "address %u of %u (list mode, one "
+			EXPECT(next_u64(t, 16, &a), "address %u of %u (list mode, one "
 			       "per active lane): expected a hexadecimal address%s%s%s", i + 1, cnt,
 			       *t->t ? ", got \"" : "", *t->t ? t->t : "", *t->t ? "\"" : "");
 			out[i] = a;
@@ -657,21 +673,21 @@ static int parse_addrs(struct tok *t, uint64_t mode, struct trace_inst *in, stru
 		b->naddrs += cnt;
 		return 0;
 	case 1: /* base_stride */
-		EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &a), "base-stride mode: expected the "
+		EXPECT(next_u64(t, 16, &a), "base-stride mode: expected the "
 		       "hexadecimal base address");
-		EXPECT(next_tok(t) && tok_i64(t->t, t->n, &d), "base-stride mode: expected the stride "
+		EXPECT(next_i64(t, &d), "base-stride mode: expected the stride "
 		       "(signed decimal) after the base");
 		in->mode = TRACE_ADDR_STRIDE;
 		in->base = a;
 		in->stride = d;
 		return 0;
 	case 2: /* base_delta: base, then popcount - 1 deltas from the previous active lane */
-		EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &a), "base-delta mode: expected the "
+		EXPECT(next_u64(t, 16, &a), "base-delta mode: expected the "
 		       "hexadecimal base address");
 		out = addrs_reserve(b, cnt > 0 ? cnt : 1);
 		out[0] = a;
 		for (i = 1; i < cnt; i++) {
-			EXPECT(next_tok(t) && tok_i64(t->t, t->n, &d), "base-delta mode: expected delta %u "
+			EXPECT(next_i64(t, &d), "base-delta mode: expected delta %u "
 			       "of %u (one per active lane after the first)", i, cnt - 1);
 			out[i] = out[i - 1] + (addr_t)d;
 		}
@@ -693,17 +709,17 @@ static int skip_tma(struct tok *t, char *msg, size_t n)
 {
 	uint64_t v, mode, cnt, i;
 
-	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &v), "TMA: expected the mbarrier address");
-	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &v), "TMA: expected the multicast flag");
+	EXPECT(next_u64(t, 16, &v), "TMA: expected the mbarrier address");
+	EXPECT(next_u64(t, 10, &v), "TMA: expected the multicast flag");
 	if (v != 0)
-		EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &v), "TMA: expected the multicast mask");
-	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &v), "TMA: expected the byte count");
-	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &v), "TMA: expected the out-of-bounds count");
-	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &mode) && (mode == 3 || mode == 4),
+		EXPECT(next_u64(t, 16, &v), "TMA: expected the multicast mask");
+	EXPECT(next_u64(t, 10, &v), "TMA: expected the byte count");
+	EXPECT(next_u64(t, 10, &v), "TMA: expected the out-of-bounds count");
+	EXPECT(next_u64(t, 10, &mode) && (mode == 3 || mode == 4),
 	       "TMA: expected address mode 3 or 4");
 	if (mode == 4)
-		EXPECT(next_tok(t) && tok_u64(t->t, t->n, 16, &v), "TMA: expected the base address");
-	EXPECT(next_tok(t) && tok_u64(t->t, t->n, 10, &cnt) && cnt <= 1u << 20, "TMA: expected the "
+		EXPECT(next_u64(t, 16, &v), "TMA: expected the base address");
+	EXPECT(next_u64(t, 10, &cnt) && cnt <= 1u << 20, "TMA: expected the "
 	       "address count");
 	for (i = mode == 4 ? 1 : 0; i < cnt; i++)
 		EXPECT(next_tok(t), "TMA: expected %llu addresses", (unsigned long long)cnt);
@@ -726,18 +742,18 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 	in->dst = TRACE_RZ;
 	in->slot = -1;
 	if (k->lineinfo)
-		EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &v), "expected the source line number "
+		EXPECT(next_u64(&t, 10, &v), "expected the source line number "
 		       "(the header says -enable lineinfo = 1)");
-	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 16, &v) && v <= UINT32_MAX, "expected the PC "
+	EXPECT(next_u64(&t, 16, &v) && v <= UINT32_MAX, "expected the PC "
 	       "(hexadecimal)");
 	in->pc = (uint32_t)v;
-	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 16, &v) && v <= UINT32_MAX, "expected the active "
+	EXPECT(next_u64(&t, 16, &v) && v <= UINT32_MAX, "expected the active "
 	       "mask (8 hexadecimal digits) after the PC");
 	in->active = (uint32_t)v;
-	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &ndst) && ndst <= 4, "expected the number of "
+	EXPECT(next_u64(&t, 10, &ndst) && ndst <= 4, "expected the number of "
 	       "destination registers (0 .. 4) after the mask");
 	for (i = 0; i < ndst; i++) {
-		EXPECT(next_tok(&t) && tok_reg(t.t, t.n, &r), "expected destination register %u of "
+		EXPECT(next_reg(&t, &r), "expected destination register %u of "
 		       "%llu (R<n>)", i + 1, (unsigned long long)ndst);
 		if (r >= 0 && in->dst == TRACE_RZ)
 			in->dst = (uint8_t)r;
@@ -753,19 +769,19 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 		i = TRACE_OPCODE_MAX - 1; /* a longer mnemonic is cut: it only labels reports */
 	memcpy(in->opcode, opcode, i);
 	in->opcode[i] = '\0';
-	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &nsrc), "expected the number of source "
+	EXPECT(next_u64(&t, 10, &nsrc), "expected the number of source "
 	       "registers after the opcode %s", opcode);
 	EXPECT(nsrc <= TRACE_MAX_SRC, "%llu source registers: at most %d are possible",
 	       (unsigned long long)nsrc, TRACE_MAX_SRC);
 	for (i = 0; i < nsrc; i++) {
-		EXPECT(next_tok(&t) && tok_reg(t.t, t.n, &r), "expected source register %u of %llu "
+		EXPECT(next_reg(&t, &r), "expected source register %u of %llu "
 		       "(R<n>)", i + 1, (unsigned long long)nsrc);
 		if (r >= 0 && r != TRACE_RZ)
 			in->src[in->nsrc++] = (uint8_t)r;
 	}
 	if (k->version >= 6 && strstr(opcode, "GMMA") != NULL)
-		EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &v), "expected the GMMA commit-group flag");
-	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &width) && width <= 1024, "expected the memory "
+		EXPECT(next_u64(&t, 10, &v), "expected the GMMA commit-group flag");
+	EXPECT(next_u64(&t, 10, &width) && width <= 1024, "expected the memory "
 	       "width in bytes (0 for a non-memory instruction)");
 	isa_describe(isa, opcode, &op);
 	cls = op.cls;
@@ -775,12 +791,12 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 			return -1;
 		width = 0; /* bulk copies are not modelled: ALU work */
 	} else if (width > 0) {
-		EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &mode), "expected the address mode (0, 1 "
+		EXPECT(next_u64(&t, 10, &mode), "expected the address mode (0, 1 "
 		       "or 2) after the memory width");
 		if (parse_addrs(&t, mode, in, b, msg, n) != 0)
 			return -1;
 	}
-	EXPECT(next_tok(&t) && tok_u64(t.t, t.n, 10, &v), "expected the immediate (unsigned "
+	EXPECT(next_u64(&t, 10, &v), "expected the immediate (unsigned "
 	       "decimal) at the end of the line%s", width > 0 && mode == 2 ?
 	       " (base-delta mode has one delta per active lane after the first)" : "");
 	if (k->version < 6)

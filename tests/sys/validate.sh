@@ -208,14 +208,14 @@ mkdir -p "$tap_tmp/noub"
 run_gmsim validate -q -j 2 -c $V --measured "$M" --gpu V100-PCIe-16GB \
 	--metrics pchase_latency --max-points 2 --ubench "$tap_tmp/noub"
 expect_eq "a point that fails to run: exit 1" 1 "$rc"
-expect_match "... listed with its reason" \
-	"skipped pchase_latency@footprint_kB=1 \(line [0-9]+\): run failed: .*pchase.wl: cannot open" \
-	"$out"
+expect_match "... listed with its reason" "skipped pchase_latency@footprint_kB=1 \(line \
+[0-9]+\): run failed: .*pchase.wl: cannot open" "$out"
 expect_match "... and counted on stderr" "2 points failed to run" "$err"
 # pchase.wl with 10^5 times the loads above 4 KiB: under a 2 s CPU limit the 1 KiB point runs,
 # the 1.5 GB one (hours) is killed by the kernel
 cp -r "$GMSIM_SRCDIR/workloads/ubench" "$tap_tmp/ubk"
-sed 's|loads = "loads"; order|loads = "loads + loads * 100000 * min(1, footprint_bytes / 4096)"; order|' \
+more='loads + loads * 100000 * min(1, footprint_bytes / 4096)'
+sed "s|loads = \"loads\"; order|loads = \"$more\"; order|" \
 	"$GMSIM_SRCDIR/workloads/ubench/pchase.wl" >"$tap_tmp/ubk/pchase.wl"
 (cd "$GMSIM_SRCDIR" && ulimit -c 0 && ulimit -t 2 && "$GMSIM" validate -q -j 2 -c $V \
 	--measured "$M" --gpu V100-PCIe-16GB --metrics pchase_latency --max-points 2 \
@@ -224,9 +224,9 @@ rc=$?
 out=$(cat "$tap_tmp/out")
 expect_eq "a point whose process is killed: exit 1" 1 "$rc"
 expect_match "... the other point ran" "^pchase_latency@footprint_kB=1 +29.9 +[0-9.]+ " "$out"
-expect_match "... the killed one is listed with the signal" \
-	"skipped pchase_latency@footprint_kB=1529075 \(line [0-9]+\): run failed: its process was killed by signal [0-9]+" \
-	"$out"
+expect_match "... the killed one is listed with the signal" "skipped \
+pchase_latency@footprint_kB=1529075 \(line [0-9]+\): run failed: its process was killed by \
+signal [0-9]+" "$out"
 
 # a gate the model cannot meet
 run_gmsim validate -q -c $V --measured "$M" --gpu V100-PCIe-16GB \
