@@ -17,14 +17,17 @@
 #     warm-up reading the cold plateau (V100);
 #   - --stats-json holds every point and family, --plot writes .dat and .gp (and a note when
 #     gnuplot is missing); a bad CSV line is a user error naming file:line; missing --gpu is a
-#     usage error.
+#     usage error;
+#   - -j: -j 1 and -j 3 print the same table and JSON; a point whose workload is missing or
+#     whose process is killed (a CPU limit) is listed with the reason while the others run, and
+#     the exit status is 1; -j 0 is a usage error.
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
 M=${GMSIM_MEASURED:-$GMSIM_SRCDIR/data/hw/measured.csv}
 if [ ! -r "$M" ]; then
 	echo "1..0 # SKIP no measured data at $M"
 	exit 0
 fi
-plan 42
+plan 44
 V=configs/default.cfg
 [ -r "$GMSIM_SRCDIR/configs/v100.cfg" ] && V=configs/v100.cfg
 A=configs/a100-class.cfg
@@ -227,6 +230,9 @@ expect_match "... the other point ran" "^pchase_latency@footprint_kB=1 +29.9 +[0
 expect_match "... the killed one is listed with the signal" "skipped \
 pchase_latency@footprint_kB=1529075 \(line [0-9]+\): run failed: its process was killed by \
 signal [0-9]+" "$out"
+run_gmsim validate -j 0 -c $V --measured "$M" --gpu V100-PCIe-16GB
+expect_eq "-j 0: a usage error (exit 2)" 2 "$rc"
+expect_match "... that says what -j takes" "-j 0: expected 1..1024 points at once" "$err"
 
 # a gate the model cannot meet
 run_gmsim validate -q -c $V --measured "$M" --gpu V100-PCIe-16GB \
