@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "log.h"
@@ -39,6 +40,26 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'gmsim %s --help'.\n", cmd);
 	return SIM_EXIT_USAGE;
+}
+
+long cli_jobs_default(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? n : 1;
+}
+
+bool cli_jobs_parse(const char *arg, long *jobs)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || errno != 0 || v < 1 || v > CLI_JOBS_MAX)
+		return false;
+	*jobs = v;
+	return true;
 }
 
 int cli_user_error(const struct sim_err *err)

@@ -392,7 +392,7 @@ int cmd_sweep(int argc, char **argv)
 	int ch, rc;
 
 	memset(&a, 0, sizeof a);
-	a.jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	a.jobs = cli_jobs_default();
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, CLI_WL_SHORTOPTS "j:qh", longopts, NULL)) != -1) {
 		if (cli_wl_opt(&a.wl, ch, optarg))
@@ -408,13 +408,11 @@ int cmd_sweep(int argc, char **argv)
 		case OPT_MISSING: a.missing = true; continue;
 		case 'q': a.quiet = true; continue;
 		case 'j':
-			errno = 0;
-			a.jobs = strtol(optarg, &end, 10);
-			if (errno == 0 && *end == '\0' && a.jobs >= 1 && a.jobs <= 1024)
+			if (cli_jobs_parse(optarg, &a.jobs))
 				continue;
 			cli_wl_opts_free(&a.wl);
-			return cli_usage_error("sweep", "-j %s: expected 1..1024 points at once",
-					       optarg);
+			return cli_usage_error("sweep", "-j %s: expected 1..%d points at once",
+					       optarg, CLI_JOBS_MAX);
 		case OPT_TIMEOUT:
 			a.timeout = strtod(optarg, &end);
 			if (*end == '\0' && a.timeout > 0)

@@ -913,7 +913,7 @@ int cmd_validate(int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	o.ubench = "workloads/ubench";
-	o.jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	o.jobs = cli_jobs_default();
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "+c:o:j:qh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -964,13 +964,10 @@ int cmd_validate(int argc, char **argv)
 			o.ubench = optarg;
 			break;
 		case 'j':
-			errno = 0;
-			o.jobs = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || errno != 0 || o.jobs < 1 ||
-			    o.jobs > 1024) {
+			if (!cli_jobs_parse(optarg, &o.jobs)) {
 				cli_config_opts_free(&o.co);
-				return cli_usage_error("validate", "-j %s: expected 1..1024 "
-						       "points at once", optarg);
+				return cli_usage_error("validate", "-j %s: expected 1..%d points at "
+						       "once", optarg, CLI_JOBS_MAX);
 			}
 			break;
 		case 'q':

@@ -764,7 +764,7 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 	 * snprintf's "%s", which was a sixth of the trace reader's instructions */
 	_Static_assert(sizeof opcode == sizeof t.t, "the opcode holds a token");
 	memcpy(opcode, t.t, sizeof opcode);
-	i = (uint32_t)strlen(opcode);
+	i = (uint32_t)t.n;
 	if (i > TRACE_OPCODE_MAX - 1)
 		i = TRACE_OPCODE_MAX - 1; /* a longer mnemonic is cut: it only labels reports */
 	memcpy(in->opcode, opcode, i);

@@ -14,7 +14,7 @@
 #     point files lost, --emit-slurm --missing covers exactly those (tests/sys/slurm.sh does
 #     all this on a real Slurm).
 . "${GMSIM_SRCDIR:-.}/tests/sys/tap.sh"
-plan 32
+plan 34
 D=tests/data/sweep
 T=$tap_tmp
 
@@ -155,4 +155,8 @@ fi
 run_gmsim sweep $D/fail.sweep -q -j 2 --out "$T/new/deep/dir"
 expect_eq "--out creates its parents: 3 point files (one failed point, exit 1)" \
 	"1 3" "$rc $(ls "$T/new/deep/dir/points" | wc -l)"
+# -j takes 1..1024 points at once (the parser validate shares)
+run_gmsim sweep $D/small.sweep --out "$T/j" -j 1025
+expect_eq "-j 1025: a usage error (exit 2)" 2 "$rc"
+expect_match "... that says what -j takes" "-j 1025: expected 1..1024 points at once" "$err"
 done_testing
