@@ -85,6 +85,10 @@ void req_init(struct mem_req *r, tick_t now);
 /* Stamps stage s at tick now. SIM_ASSERT that s comes after r->stage, and (the debug build
  * only: the check reads a stamp seldom in the host's caches) that now is not before its stamp. */
 void req_enter(struct mem_req *r, enum mem_stage s, tick_t now);
+/* req_enter for a unit that does not otherwise read r (the crossbar): the release build only
+ * stores the stamp and the stage, so that a request no longer in the host's caches costs no wait
+ * there (its reading unit takes the miss); the debug build makes req_enter's checks. */
+void req_enter_blind(struct mem_req *r, enum mem_stage s, tick_t now);
 /* Ticks between two stamped stages; SIM_ASSERT both were entered. */
 tick_t req_stage_delta(const struct mem_req *r, enum mem_stage from, enum mem_stage to);
 

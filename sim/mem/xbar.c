@@ -169,7 +169,7 @@ struct xbar_in {
 	uint32_t acc;         /* islip scratch: accepted output, NO_INPUT */
 	uint32_t acc_dist;    /* its distance from arr (age: its packet's place in the buffer) */
 	uint32_t nvis;        /* its visible packets, at most offer of them, head first: */
-	uint32_t *keys;       /*   their outputs */
+	uint32_t *keys;       /*   their keys (make_key: output and data bytes) */
 	cycle_t *ready;       /*   the cycles they became visible */
 	uint32_t noff;        /* its offers: the oldest visible packet for each output, in order: */
 	uint32_t *okey;       /*   their outputs */
@@ -238,18 +238,20 @@ static uint32_t bytes_written(const struct mem_req *r)
 	return n != 0 ? n : r->bytes;
 }
 
+/* The data a packet carries besides its header: a store's or atomic's written bytes on the
+ * request network, a load's or atomic's sectors on the reply network. */
+static uint32_t packet_data(const struct mem_req *r, bool reply)
+{
+	if (!reply)
+		return r->type != MEM_REQ_LOAD ? bytes_written(r) : 0;
+	if (r->type == MEM_REQ_LOAD || r->type == MEM_REQ_ATOMIC)
+		return SECTOR_BYTES * bits_pop32(r->sector_mask);
+	return 0;
+}
+
 uint32_t xbar_packet_bytes(const struct xbar_params *p, const struct mem_req *r, bool reply)
 {
-	uint32_t data = 0;
-
-	if (!reply) {
-		if (r->type != MEM_REQ_LOAD)
-			data = bytes_written(r);
-	} else {
-		if (r->type == MEM_REQ_LOAD || r->type == MEM_REQ_ATOMIC)
-			data = SECTOR_BYTES * bits_pop32(r->sector_mask);
-	}
-	return p->header_bytes + data;
+	return p->header_bytes + packet_data(r, reply);
 }
 
 uint32_t xbar_serial_cycles(uint32_t bytes, uint32_t port_bytes)
@@ -327,15 +329,42 @@ static void register_net(struct xbar_network *n, struct stats *st, const char *p
 		register_port(st, prefix, net, "out", i, &n->out[i].st, false);
 }
 
-/* The output a packet goes to, kept beside it in its input link (link_set_key). */
+/* A packet's key, kept beside it in its input link (link_set_key): computed when it is pushed,
+ * while its producer has the request in the host's cache, so that the arbitration and the pop
+ * never read the request (on the naive transpose the pop's first read of it was a fifth of the
+ * crossbar's CPU samples). Its output port in the low KEY_PORT_BITS (ports: at most 1,024 SMs
+ * and 65,536 slices) and its data bytes (packet_data) above them. */
+#define KEY_PORT_BITS 16
+#define KEY_PORT_MASK ((UINT32_C(1) << KEY_PORT_BITS) - 1)
+
+static uint32_t make_key(uint32_t port, uint32_t data)
+{
+	SIM_ASSERT(port <= KEY_PORT_MASK && data <= UINT32_MAX >> KEY_PORT_BITS);
+	return port | data << KEY_PORT_BITS;
+}
+
+static inline uint32_t key_port(uint32_t key)
+{
+	return key & KEY_PORT_MASK;
+}
+
+static inline uint32_t key_data(uint32_t key)
+{
+	return key >> KEY_PORT_BITS;
+}
+
 static uint32_t key_slice(const void *item)
 {
-	return ((const struct mem_req *)item)->slice;
+	const struct mem_req *r = item;
+
+	return make_key(r->slice, packet_data(r, false));
 }
 
 static uint32_t key_sm(const void *item)
 {
-	return ((const struct mem_req *)item)->sm;
+	const struct mem_req *r = item;
+
+	return make_key(r->sm, packet_data(r, true));
 }
 
 static void net_init(struct xbar *x, struct xbar_network *n, enum xbar_net id, uint32_t nin,
@@ -584,7 +613,7 @@ static bool out_can_pick(const struct xbar *x, const struct xbar_out *o, cycle_t
  * later packet for the same output waits behind it). */
 static void offer_add(struct xbar_in *in, uint32_t k)
 {
-	uint32_t oi = in->keys[k];
+	uint32_t oi = key_port(in->keys[k]);
 	uint64_t bit = 1ull << (oi % 64);
 
 	if (in->obits[oi / 64] & bit)
@@ -611,7 +640,7 @@ static void offer_pop(struct xbar_in *in, uint32_t k)
 		in->ok[j] = in->ok[j + 1] - 1;
 	}
 	in->noff--;
-	for (k2 = k; k2 < in->nvis && in->keys[k2] != oi; k2++)
+	for (k2 = k; k2 < in->nvis && key_port(in->keys[k2]) != oi; k2++)
 		;
 	if (k2 == in->nvis) {
 		in->obits[oi / 64] &= ~(1ull << (oi % 64));
@@ -644,21 +673,21 @@ static uint32_t in_offers(const struct xbar_network *n, struct xbar_in *in, cycl
 	for (k = 0; k < in->nvis; k++) {
 		const struct mem_req *r = link_peek_at(in->l, k);
 
-		SIM_ASSERT(r != NULL && route(n, r) == in->keys[k]);
+		SIM_ASSERT(r != NULL && route(n, r) == key_port(in->keys[k]));
 		SIM_ASSERT(link_ready_at(in->l, k) == in->ready[k]);
 	}
 	SIM_ASSERT(in->nvis == n->offer || in->nvis == occ || link_ready_at(in->l, in->nvis) > now);
 	for (uint32_t j = 0; j < in->noff; j++) {
-		SIM_ASSERT(in->ok[j] < in->nvis && in->keys[in->ok[j]] == in->okey[j]);
+		SIM_ASSERT(in->ok[j] < in->nvis && key_port(in->keys[in->ok[j]]) == in->okey[j]);
 		SIM_ASSERT(j == 0 || in->ok[j - 1] < in->ok[j]);
 		SIM_ASSERT(in->obits[in->okey[j] / 64] & (1ull << (in->okey[j] % 64)));
 		for (k = 0; k < in->ok[j]; k++)
-			SIM_ASSERT(in->keys[k] != in->okey[j]);
+			SIM_ASSERT(key_port(in->keys[k]) != in->okey[j]);
 	}
 	for (k = 0; k < in->nvis; k++) {
 		uint32_t j;
 
-		for (j = 0; j < in->noff && in->okey[j] != in->keys[k]; j++)
+		for (j = 0; j < in->noff && in->okey[j] != key_port(in->keys[k]); j++)
 			;
 		SIM_ASSERT(j < in->noff);
 	}
@@ -688,8 +717,11 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 	SIM_ASSERT(k < in->nvis); /* xbar_arbitrate picks only offers, after in_offers */
 	ready = in->ready[k]; /* kept by in_offers (its debug check: the link's) */
 	head_since = ready;
+	bytes = x->p.header_bytes + key_data(in->keys[k]);
 	r = k == 0 ? link_pop(in->l) : link_pop_at(in->l, k);
-	bytes = xbar_packet_bytes(&x->p, r, n->id == XBAR_NET_REPLY);
+#ifdef SIM_DEBUG
+	SIM_ASSERT(bytes == xbar_packet_bytes(&x->p, r, n->id == XBAR_NET_REPLY));
+#endif
 	ser = xbar_serial_cycles(bytes, n->port_bytes);
 	SIM_ASSERT(ready <= now);
 	offer_pop(in, k);
@@ -709,7 +741,8 @@ static void xbar_pop(struct xbar *x, struct xbar_network *n, uint32_t i, uint32_
 							  n->in_bytes);
 	if (n->qdelay != NULL)
 		stats_dist_add(n->qdelay, (double)(now - ready));
-	req_enter(r, n->stage, clock_tick_of(x->clk, ready));
+	/* stamps only: the request is not read (see make_key) */
+	req_enter_blind(r, n->stage, clock_tick_of(x->clk, ready));
 
 	o->busy_until = now + ser;
 	o->st.packets++;

@@ -144,6 +144,36 @@ static void test_stamps_and_stages(void **state)
 	assert_true(req_pool_is_drained(p));
 }
 
+/* req_enter_blind: the same stamps and stage as req_enter; the release build stores them without
+ * reading the request (a stage out of order goes unchecked there), the debug build checks it
+ * as req_enter does. */
+static void test_enter_blind(void **state)
+{
+	struct req_pool *p = *state;
+	struct mem_req *r = req_alloc(p, 100);
+
+	req_enter(r, MEM_STAGE_L1_MISS, 140);
+	req_enter_blind(r, MEM_STAGE_XBAR_REQ, 150);
+	assert_int_equal(r->stage, MEM_STAGE_XBAR_REQ);
+	assert_int_equal(r->stamp[MEM_STAGE_XBAR_REQ], 150);
+	assert_int_equal(r->stamp[MEM_STAGE_L1_MISS], 140);
+	assert_int_equal(r->stamp[MEM_STAGE_L2_ACCESS], TICK_NEVER);
+	req_enter(r, MEM_STAGE_L2_ACCESS, 170); /* after it, in order */
+	assert_int_equal(req_stage_delta(r, MEM_STAGE_XBAR_REQ, MEM_STAGE_L2_ACCESS), 20);
+	expect_assert_failure(req_enter_blind(r, MEM_STAGE_COUNT, 180)); /* not a stage */
+#ifdef SIM_DEBUG
+	expect_assert_failure(req_enter_blind(r, MEM_STAGE_XBAR_REQ, 180)); /* backwards */
+	assert_int_equal(r->stamp[MEM_STAGE_XBAR_REQ], 150);
+	expect_assert_failure(req_enter_blind(r, MEM_STAGE_XBAR_REPLY, 160)); /* time backwards */
+#else
+	req_enter_blind(r, MEM_STAGE_XBAR_REQ, 180); /* unchecked: stored as given */
+	assert_int_equal(r->stamp[MEM_STAGE_XBAR_REQ], 180);
+	assert_int_equal(r->stage, MEM_STAGE_XBAR_REQ);
+#endif
+	req_free(p, r, 200);
+	assert_true(req_pool_is_drained(p));
+}
+
 static void test_free_from_any_stage(void **state)
 {
 	struct req_pool *p = *state;
@@ -360,6 +390,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_alloc_fresh, pool_setup, pool_teardown),
 		cmocka_unit_test_setup_teardown(test_ids_monotonic, pool_setup, pool_teardown),
 		cmocka_unit_test_setup_teardown(test_stamps_and_stages, pool_setup, pool_teardown),
+		cmocka_unit_test_setup_teardown(test_enter_blind, pool_setup, pool_teardown),
 		cmocka_unit_test_setup_teardown(test_free_from_any_stage, pool_setup, pool_teardown),
 		cmocka_unit_test_setup_teardown(test_backwards_stage, pool_setup, pool_teardown),
 		cmocka_unit_test_setup_teardown(test_double_free, pool_setup, pool_teardown),
