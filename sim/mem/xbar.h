@@ -31,7 +31,10 @@
  *
  * Ownership: the crossbar owns a request from the pop at its input port to the push into the
  * output link; it never allocates or frees requests. It writes only r->stage and r->stamp[]
- * (MEM_STAGE_XBAR_REQ on the request network, MEM_STAGE_XBAR_REPLY on the reply network).
+ * (MEM_STAGE_XBAR_REQ on the request network, MEM_STAGE_XBAR_REPLY on the reply network), and
+ * reads a request only when its producer pushes it into an input link: its output (slice or SM)
+ * and size are taken then, so a producer must not change them afterwards (the debug build
+ * checks the size at the pop).
  */
 #ifndef SIM_XBAR_H
 #define SIM_XBAR_H
