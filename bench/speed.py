@@ -8,7 +8,9 @@ Runs each row with GMSIM (and, with --base, with GMSIM0 in turn with it, so that
 same machine load) and prints, per row: the work (warp instructions, or DRAM requests), CPU
 seconds (user + sys of the gmsim process, the least of its runs: 3 for the short rows, 1 for the
 others, or --repeat N for all), the rate (work per CPU
-second), events per warp instruction (events per request for DRAM rows), peak RSS, and with
+second), events per warp instruction (events per request for DRAM rows), the slowdown (CPU
+seconds per simulated second: the issue's goal for a full-GPU run is under 2e4), peak RSS, and
+with
 --base the baseline's CPU seconds, its peak RSS and the ratio (baseline CPU / this CPU: 3.0
 means a third of the CPU time). With --base the runs alternate (this, base; then base, this;
 ...), and with 3 repeats or more two columns more say what the pairs say on a noisy machine:
@@ -229,7 +231,7 @@ def main():
                 sys.stderr.write("speed.py: no row '%s' (rows: %s)\n" % (n, ", ".join(known)))
                 sys.exit(2)
         table = [r for r in table if r[0] in only]
-    head = ["row", "work", "CPU s", "rate/CPU s", "events/unit", "RSS MB"]
+    head = ["row", "work", "CPU s", "rate/CPU s", "events/unit", "slowdown", "RSS MB"]
     if base is not None:
         head += ["base CPU s", "base RSS MB", "base/this"]
         if repeat is not None and repeat >= 3:
@@ -250,19 +252,21 @@ def main():
             sys.stderr.write("speed.py: %s\n" % e)
             sys.exit(1)
         work = get(st, "sim.warp_insts") if kind == "run" else get(st, "dram.requests")
+        sim_s = get(st, "sim.time_ns") * 1e-9
         line = [name, "%d" % work, "%.2f" % cpu, "%.3g" % (work / cpu if cpu > 0 else 0),
-                "%.1f" % (get(st, "sim.events") / work if work else 0), "%.0f" % rss]
+                "%.1f" % (get(st, "sim.events") / work if work else 0),
+                "%.3g" % (cpu / sim_s if sim_s > 0 else 0), "%.0f" % rss]
         if base is not None:
             # An older binary may not read today's configs (a key it does not know is an
             # error): its columns say so and the table goes on.
             if isinstance(bbest, RunFailed):
-                line += ["-", "-", "-"] + (["-", "-"] if len(head) > 9 else [])
+                line += ["-", "-", "-"] + (["-", "-"] if len(head) > 10 else [])
                 notes.append("%s: the base could not run it (%s)" % (name, bbest.first))
             else:
                 bcpu, brss = bbest
                 line += ["%.2f" % bcpu, "%.0f" % brss,
                          "%.2f" % (bcpu / cpu if cpu > 0 else 0)]
-                if len(head) > 9:
+                if len(head) > 10:
                     q1, med, q3 = quartiles(ratios)
                     line += ["%.2f (%.2f-%.2f)" % (med, q1, q3),
                              "%d of %d" % (sum(r > 1 for r in ratios), len(ratios))]
