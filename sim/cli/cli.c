@@ -49,7 +49,7 @@ long cli_jobs_default(void)
 	return n > 0 ? n : 1;
 }
 
-bool cli_jobs_parse(const char *arg, long *jobs)
+int cli_jobs_opt(const char *cmd, const char *arg, long *jobs)
 {
 	char *end;
 	long v;
@@ -57,9 +57,10 @@ bool cli_jobs_parse(const char *arg, long *jobs)
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (*arg == '\0' || *end != '\0' || errno != 0 || v < 1 || v > CLI_JOBS_MAX)
-		return false;
+		return cli_usage_error(cmd, "-j %s: expected 1..%d points at once", arg,
+				       CLI_JOBS_MAX);
 	*jobs = v;
-	return true;
+	return 0;
 }
 
 int cli_user_error(const struct sim_err *err)

@@ -44,11 +44,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cli_user_error(const struct sim_err *err);
 
 /* -j of sweep and validate, points at once: the CPUs online by default (1 if unknown), and
- * cli_jobs_parse's 1 .. CLI_JOBS_MAX. cli_jobs_parse returns false (a usage error: "-j ARG:
- * expected 1..1024 points at once") for anything else. */
+ * 1 .. CLI_JOBS_MAX. cli_jobs_opt sets *jobs from arg and returns 0, or for anything else prints
+ * command cmd's usage error ("-j ARG: expected 1..1024 points at once") and returns
+ * SIM_EXIT_USAGE. */
 #define CLI_JOBS_MAX 1024
 long cli_jobs_default(void);
-bool cli_jobs_parse(const char *arg, long *jobs);
+int cli_jobs_opt(const char *cmd, const char *arg, long *jobs);
 
 /* Writes st to path in format fmt with a header for config p and the run's host seconds;
  * partial (or NULL) says why the run stopped early; flags are stats_dump's (STATS_DUMP_NO_HOST).

@@ -408,11 +408,10 @@ int cmd_sweep(int argc, char **argv)
 		case OPT_MISSING: a.missing = true; continue;
 		case 'q': a.quiet = true; continue;
 		case 'j':
-			if (cli_jobs_parse(optarg, &a.jobs))
+			if ((rc = cli_jobs_opt("sweep", optarg, &a.jobs)) == 0)
 				continue;
 			cli_wl_opts_free(&a.wl);
-			return cli_usage_error("sweep", "-j %s: expected 1..%d points at once",
-					       optarg, CLI_JOBS_MAX);
+			return rc;
 		case OPT_TIMEOUT:
 			a.timeout = strtod(optarg, &end);
 			if (*end == '\0' && a.timeout > 0)

@@ -964,10 +964,9 @@ int cmd_validate(int argc, char **argv)
 			o.ubench = optarg;
 			break;
 		case 'j':
-			if (!cli_jobs_parse(optarg, &o.jobs)) {
+			if ((rc = cli_jobs_opt("validate", optarg, &o.jobs)) != 0) {
 				cli_config_opts_free(&o.co);
-				return cli_usage_error("validate", "-j %s: expected 1..%d points at "
-						       "once", optarg, CLI_JOBS_MAX);
+				return rc;
 			}
 			break;
 		case 'q':

@@ -731,6 +731,7 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 {
 	struct tok t = { text, "", 0, false };
 	char opcode[128];
+	size_t opcode_n;
 	struct isa_op op;
 	enum isa_class cls;
 	enum isa_space space;
@@ -763,8 +764,9 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 	/* the whole token (next_tok keeps at most sizeof t.t - 1 characters): a copy, not
 	 * snprintf's "%s", which was a sixth of the trace reader's instructions */
 	_Static_assert(sizeof opcode == sizeof t.t, "the opcode holds a token");
-	memcpy(opcode, t.t, sizeof opcode);
-	i = (uint32_t)t.n;
+	memcpy(opcode, t.t, t.n + 1);
+	opcode_n = t.n;
+	i = (uint32_t)opcode_n;
 	if (i > TRACE_OPCODE_MAX - 1)
 		i = TRACE_OPCODE_MAX - 1; /* a longer mnemonic is cut: it only labels reports */
 	memcpy(in->opcode, opcode, i);
@@ -783,7 +785,7 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 		EXPECT(next_u64(&t, 10, &v), "expected the GMMA commit-group flag");
 	EXPECT(next_u64(&t, 10, &width) && width <= 1024, "expected the memory "
 	       "width in bytes (0 for a non-memory instruction)");
-	isa_describe(isa, opcode, &op);
+	isa_describe(isa, opcode, opcode_n, &op);
 	cls = op.cls;
 	space = op.space;
 	if (width > 0 && k->version >= 6 && is_tma(opcode)) {

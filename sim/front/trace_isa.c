@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "log.h"
 #include "text.h"
 #include "trace_isa.h"
 
@@ -300,11 +301,11 @@ bool isa_latency(const struct isa_table *t, const char *name, size_t len, uint32
 	return false;
 }
 
-void isa_describe(struct isa_table *t, const char *opcode, struct isa_op *out)
+void isa_describe(struct isa_table *t, const char *opcode, size_t len, struct isa_op *out)
 {
-	size_t len = strlen(opcode);
 	struct isa_memo *m = NULL;
 
+	SIM_ASSERT(opcode[len] == '\0');
 	if (t != NULL && len < ISA_MEMO_NAME) {
 		m = &t->memo[text_hash(TEXT_HASH_INIT, opcode, len) % ISA_MEMO_SLOTS];
 		if (memcmp(m->name, opcode, len + 1) == 0) {

@@ -77,9 +77,10 @@ struct isa_op {
 	uint32_t latency;
 	bool known;
 };
-/* isa_op of opcode for table t (NULL: none). A table remembers the last opcodes it described
- * (64, by a hash of their text), so that the reader's every line does not classify, measure and
- * search again the few mnemonics a kernel uses. */
-void isa_describe(struct isa_table *t, const char *opcode, struct isa_op *out);
+/* isa_op of opcode (len characters, opcode[len] == '\0': the caller has measured it) for table t
+ * (NULL: none). A table remembers the last opcodes it described (64, by a hash of their text),
+ * so that the reader's every line does not classify, measure and search again the few
+ * mnemonics a kernel uses. */
+void isa_describe(struct isa_table *t, const char *opcode, size_t len, struct isa_op *out);
 
 #endif /* SIM_TRACE_ISA_H */

@@ -338,7 +338,7 @@ static void test_isa_describe(void **state)
 					 : config_setting_name(config_setting_get_elem(lat,
 											(unsigned)i)),
 					 suffix[k]);
-				isa_describe(t, op, &d);
+				isa_describe(t, op, strlen(op), &d);
 				isa_classify(op, &cls, &space);
 				known = isa_latency(t, op, isa_base_len(op), &c);
 				assert_int_equal(d.cls, cls);
@@ -346,7 +346,7 @@ static void test_isa_describe(void **state)
 				assert_int_equal(d.width, isa_width(op));
 				assert_int_equal(d.known, known);
 				assert_int_equal(d.latency, known ? c : isa_unknown_latency(t));
-				isa_describe(NULL, op, &none);
+				isa_describe(NULL, op, strlen(op), &none);
 				assert_int_equal(none.cls, cls);
 				assert_int_equal(none.width, isa_width(op));
 				assert_true(none.known);
