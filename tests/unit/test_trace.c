@@ -305,7 +305,8 @@ static void test_isa_every_name(void **state)
 /* isa_describe against isa_classify, isa_width and isa_latency themselves, for every pascal
  * name bare and with width modifiers, unknown mnemonics and one too long to remember: three
  * rounds, so that the second and third read what the first remembered or what collisions in
- * its 64 slots replaced (392 opcodes), and without a table. */
+ * its 64 slots replaced (392 opcodes), and without a table; then a listed name after each of 300
+ * longer opcodes that begin with it (fails when a slot matches a prefix). */
 static void test_isa_describe(void **state)
 {
 	const char *path = unit_src_path("data/isa/latency.cfg");
@@ -352,6 +353,27 @@ static void test_isa_describe(void **state)
 				assert_true(none.known);
 				assert_int_equal(none.latency, 1);
 			}
+	/* A listed name after longer opcodes it begins (unlisted: "<name>Q<k>") that share its
+	 * memo slot: a slot must remember the whole text, not a prefix of it (300 of them: a few
+	 * land in the name's slot whatever the hash). */
+	{
+		const char *name = config_setting_name(config_setting_get_elem(lat, 0));
+		uint32_t c = 0;
+
+		assert_true(isa_latency(t, name, strlen(name), &c));
+		for (k = 0; k < 300; k++) {
+			char op[96];
+			struct isa_op d;
+			uint32_t c2 = 0;
+
+			snprintf(op, sizeof op, "%sQ%d", name, k);
+			isa_describe(t, op, strlen(op), &d);
+			assert_int_equal(d.known, isa_latency(t, op, isa_base_len(op), &c2));
+			isa_describe(t, name, strlen(name), &d);
+			assert_true(d.known);
+			assert_int_equal(d.latency, c);
+		}
+	}
 	isa_free(t);
 	config_destroy(&cf);
 }
