@@ -231,9 +231,11 @@ def main():
                 sys.exit(2)
         table = [r for r in table if r[0] in only]
     head = ["row", "work", "CPU s", "rate/CPU s", "events/unit", "slowdown", "RSS MB"]
+    # the pairs' columns: with a base and 3 repeats or more
+    paired = base is not None and repeat is not None and repeat >= 3
     if base is not None:
         head += ["base CPU s", "base RSS MB", "base/this"]
-        if repeat is not None and repeat >= 3:
+        if paired:
             head += ["pairs", "faster"]
     out = []
     if not markdown:
@@ -259,13 +261,13 @@ def main():
             # An older binary may not read today's configs (a key it does not know is an
             # error): its columns say so and the table goes on.
             if isinstance(bbest, RunFailed):
-                line += ["-", "-", "-"] + (["-", "-"] if len(head) > 10 else [])
+                line += ["-", "-", "-"] + (["-", "-"] if paired else [])
                 notes.append("%s: the base could not run it (%s)" % (name, bbest.first))
             else:
                 bcpu, brss = bbest
                 line += ["%.2f" % bcpu, "%.0f" % brss,
                          "%.2f" % (bcpu / cpu if cpu > 0 else 0)]
-                if len(head) > 10:
+                if paired:
                     q1, med, q3 = quartiles(ratios)
                     line += ["%.2f (%.2f-%.2f)" % (med, q1, q3),
                              "%d of %d" % (sum(r > 1 for r in ratios), len(ratios))]
