@@ -234,6 +234,37 @@ static int parse_order(struct addrmap *m, const char *order, struct sim_err *err
 	return 0;
 }
 
+static uint8_t log2_of(uint32_t n)
+{
+	return (uint8_t)__builtin_ctz(n);
+}
+
+/* The shifts and masks of the power-of-two decode, when every size is a power of two. */
+static void set_pow2(struct addrmap *m)
+{
+	const struct addrmap_geom *g = &m->g;
+	unsigned bit = 0;
+	int i;
+
+	m->pow2 = is_pow2(g->burst_bytes) && is_pow2(m->col_lo);
+	for (i = 0; i < AM_FIELD_COUNT; i++)
+		m->pow2 = m->pow2 && is_pow2(m->order_size[i]);
+	if (!m->pow2)
+		return;
+	m->burst_shift = log2_of(g->burst_bytes);
+	m->lo_bits = log2_of(m->col_lo);
+	for (i = 0; i < AM_FIELD_COUNT; i++) {
+		m->pos[m->order[i]] = (uint8_t)bit;
+		m->mask[m->order[i]] = m->order_size[i] - 1;
+		bit += log2_of(m->order_size[i]);
+	}
+	SIM_ASSERT(bit + m->lo_bits + m->burst_shift < 64); /* the capacity is below 2^64 */
+	m->top = (uint8_t)bit;
+	m->lg_ch = log2_of(g->channels);
+	m->lg_bg = log2_of(g->bank_groups);
+	m->lg_ba = log2_of(g->banks_per_group);
+}
+
 int addrmap_init(struct addrmap *m, const struct addrmap_params *p, const struct addrmap_geom *g,
 		 struct sim_err *err)
 {
@@ -274,6 +305,7 @@ int addrmap_init(struct addrmap *m, const struct addrmap_params *p, const struct
 					   "dram.map: the organisation holds 2^64 bytes or more");
 	}
 	m->capacity_bytes = cap;
+	set_pow2(m);
 	return 0;
 }
 
@@ -299,13 +331,45 @@ static uint32_t *field_ptr(struct dram_addr *a, enum addrmap_field f)
 	}
 }
 
+/* hash_apply's power-of-two case with log2(n) known: v ^ ((x ^ mix(x / n)) mod n), v itself
+ * when n is 1. */
+static uint32_t hash_pow2(uint32_t v, uint32_t mask, uint8_t lg, uint32_t x)
+{
+	return v ^ ((x ^ mix(x >> lg)) & mask);
+}
+
+/* decode when every size is a power of two (m->pow2): the same fields and wrap. */
+static bool decode_pow2(const struct addrmap *m, addr_t addr, struct dram_addr *out)
+{
+	uint64_t bi = addr >> m->burst_shift, q = bi >> m->lo_bits;
+	uint32_t row = (uint32_t)(q >> m->pos[AM_ROW]) & m->mask[AM_ROW];
+
+	out->ch = (uint32_t)(q >> m->pos[AM_CH]) & m->mask[AM_CH];
+	out->pc = (uint32_t)(q >> m->pos[AM_PC]) & m->mask[AM_PC];
+	out->bg = (uint32_t)(q >> m->pos[AM_BG]) & m->mask[AM_BG];
+	out->ba = (uint32_t)(q >> m->pos[AM_BA]) & m->mask[AM_BA];
+	out->row = row;
+	out->col = ((uint32_t)(q >> m->pos[AM_COL]) & m->mask[AM_COL]) << m->lo_bits |
+		   ((uint32_t)bi & (m->col_lo - 1));
+	if (m->p.hash_channel)
+		out->ch = hash_pow2(out->ch, m->mask[AM_CH], m->lg_ch, row);
+	if (m->p.hash_bank) {
+		out->bg = hash_pow2(out->bg, m->mask[AM_BG], m->lg_bg, row);
+		out->ba = hash_pow2(out->ba, m->mask[AM_BA], m->lg_ba, row >> m->lg_bg);
+	}
+	return (q >> m->top) != 0;
+}
+
 /* The decode; returns whether the address wrapped (was at or past the capacity). */
 static bool decode(const struct addrmap *m, addr_t addr, struct dram_addr *out)
 {
 	uint32_t lo, r, v[AM_FIELD_COUNT];
-	uint64_t q = divmod(addr, m->g.burst_bytes, &r);
+	uint64_t q;
 	int i;
 
+	if (m->pow2)
+		return decode_pow2(m, addr, out);
+	q = divmod(addr, m->g.burst_bytes, &r);
 	q = divmod(q, m->col_lo, &lo);
 	for (i = 0; i < AM_FIELD_COUNT; i++)
 		q = divmod(q, m->order_size[i], &v[m->order[i]]);

@@ -61,6 +61,15 @@ struct addrmap {
 	uint32_t order_size[AM_FIELD_COUNT];      /* the size of each field of order */
 	uint64_t capacity_bytes;          /* data bytes the map covers */
 	uint64_t wrapped;                 /* decodes of addresses >= capacity */
+	/* Every size a power of two (every shipped config): addrmap_decode takes each field with
+	 * a shift and a mask (the mixed-radix loop's result, without its loop and branches; a
+	 * test compares the two). Clearing pow2 after addrmap_init forces the loop. */
+	bool pow2;
+	uint8_t burst_shift, lo_bits;     /* log2 of burst_bytes and of col_lo */
+	uint8_t top;                      /* bits of the fields above col_lo, all together */
+	uint8_t pos[AM_FIELD_COUNT];      /* each field's lowest bit above col_lo */
+	uint32_t mask[AM_FIELD_COUNT];    /* each field's size - 1 */
+	uint8_t lg_ch, lg_bg, lg_ba;      /* log2 of channels, bank_groups, banks_per_group */
 };
 
 /* Checks p against g and fills m. Returns 0, or -1 with err naming the dram.map key at fault

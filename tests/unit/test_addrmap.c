@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "unit.h"
 
 #include "addrmap.h"
@@ -332,6 +334,93 @@ static void test_bijection_pow2(void **state)
 	check_bijection(&p, &g);
 }
 
+/* The power-of-two decode (shifts and masks) against the mixed-radix loop it stands for, on the
+ * same map with pow2 cleared: every one of the 720 orders, every hash combination, three
+ * interleaves, two geometries, random addresses below and past the capacity (the wrap count
+ * too). Geometries with a size that is not a power of two keep the loop. */
+static void check_pow2_like_loop(const char *order, const struct addrmap_geom *g, gsl_rng *r)
+{
+	static const uint32_t interleave[] = { 32, 256, 1024 };
+	size_t il, h, k;
+
+	for (il = 0; il < 3; il++)
+	for (h = 0; h < 4; h++) {
+		struct addrmap_params p = params(order, interleave[il], h & 1, h & 2);
+		struct addrmap fast, loop;
+		struct dram_addr a, b;
+
+		init_ok(&fast, &p, g);
+		init_ok(&loop, &p, g);
+		assert_true(fast.pow2);
+		loop.pow2 = false;
+		for (k = 0; k < 64; k++) {
+			/* half below the capacity, half anywhere in 64 bits */
+			uint64_t addr = (uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r);
+
+			if (k % 2 == 0)
+				addr %= fast.capacity_bytes;
+			addrmap_decode(&fast, addr, &a);
+			addrmap_decode(&loop, addr, &b);
+			if (memcmp(&a, &b, sizeof a) != 0)
+				fail_msg("%s il %u hash %zu: %#llx decodes to ch %u pc %u bg %u ba %u "
+					 "row %u col %u, the loop's ch %u pc %u bg %u ba %u row %u "
+					 "col %u", order, interleave[il], h, (unsigned long long)addr,
+					 a.ch, a.pc, a.bg, a.ba, a.row, a.col, b.ch, b.pc, b.bg,
+					 b.ba, b.row, b.col);
+		}
+		assert_int_equal(fast.wrapped, loop.wrapped);
+		assert_true(fast.wrapped > 16); /* a random 64-bit address is past 8 GiB */
+	}
+}
+
+static void test_pow2_decode_like_loop(void **state)
+{
+	static const char *const names[AM_FIELD_COUNT] = { "ch", "pc", "bg", "ba", "row", "col" };
+	/* GDDR6 as above; HBM2e-like: 8 channels of 2 pseudo-channels, 32768 rows of 32 x 32 B */
+	static const struct addrmap_geom hbm = { 8, 2, 4, 4, 32768, 32, 32 };
+	const struct addrmap_geom odd = geom(12, 1, 4, 4, 16384, 64);
+	struct addrmap_params p = params("row:col:ba:bg:pc:ch", 256, true, true);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned perm[AM_FIELD_COUNT] = { 0, 1, 2, 3, 4, 5 }, orders = 0;
+	struct addrmap m;
+
+	(void)state;
+	gsl_rng_set(r, 7);
+	/* every order: the permutations in lexicographic order */
+	for (;;) {
+		char order[64] = "";
+		int i, j;
+
+		for (i = 0; i < AM_FIELD_COUNT; i++) {
+			strcat(order, names[perm[i]]);
+			if (i + 1 < AM_FIELD_COUNT)
+				strcat(order, ":");
+		}
+		check_pow2_like_loop(order, &gddr6, r);
+		check_pow2_like_loop(order, &hbm, r);
+		orders++;
+		for (i = AM_FIELD_COUNT - 2; i >= 0 && perm[i] > perm[i + 1]; i--)
+			;
+		if (i < 0)
+			break;
+		for (j = AM_FIELD_COUNT - 1; perm[j] < perm[i]; j--)
+			;
+		unsigned t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+		for (i++, j = AM_FIELD_COUNT - 1; i < j; i++, j--) {
+			t = perm[i];
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+	}
+	assert_int_equal(orders, 720);
+	gsl_rng_free(r);
+	init_ok(&m, &p, &odd);
+	assert_false(m.pow2); /* 12 channels: the loop */
+}
+
 /* Addresses past the capacity wrap and are counted; the most significant field never exceeds
  * its size. */
 static void test_wrap_counts(void **state)
@@ -519,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_hash_spreads_banks),
 		cmocka_unit_test(test_bijection_exhaustive),
 		cmocka_unit_test(test_bijection_pow2),
+		cmocka_unit_test(test_pow2_decode_like_loop),
 		cmocka_unit_test(test_wrap_counts),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_init_errors),
