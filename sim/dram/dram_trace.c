@@ -567,38 +567,57 @@ static bool is_space_or_tab(char c)
 }
 
 /* The next line straight from the read-ahead, when it is a DRAMsim3 record in its plain form:
- * three tokens with spaces or tabs between and the newline after, no other byte, read by
- * dramsim3_fields without an error, its cycle not before the last: the record the general
- * path (read_line, then parse_dramsim3) reads from it. Anything else (other blanks, a comment,
- * a line the read-ahead cuts, an error to report) returns false having consumed nothing, and
- * the general path takes it. That path copies the line, scans it for binary bytes and
- * tokenizes it first: about 650 instructions a line, a tenth of a sequential run's. */
+ * the address in at most 16 hex digits (after an optional 0x), spaces or tabs, READ or WRITE
+ * in any case, spaces or tabs, the cycle in at most 19 decimal digits, the newline, no other
+ * byte, and its cycle not before the last: the record the general path (read_line, then
+ * parse_dramsim3) reads from it. Anything else (other blanks or ops, more digits, a comment, a
+ * line the read-ahead cuts, an error to report) returns false having consumed nothing, and the
+ * general path takes it. That path copies the line, scans it for binary bytes and tokenizes
+ * it first: about 650 instructions a line, a tenth of a sequential run's; this one reads each
+ * byte once (about 100). */
 static bool plain_dramsim3(struct dram_trace *t, struct dram_trace_rec *r)
 {
-	const char *s = t->rd + t->rd_pos, *end = t->rd + t->rd_len, *p = s;
-	struct tok tok[3];
-	char why[128];
-	int i;
+	const char *s = t->rd + t->rd_pos, *end = t->rd + t->rd_len, *p = s, *d;
+	uint64_t addr = 0, cycle = 0;
+	unsigned v;
+	bool write;
 
-	for (i = 0; i < 3; i++) {
-		if (i > 0) {
-			if (p == end || !is_space_or_tab(*p))
-				return false;
-			while (p < end && is_space_or_tab(*p))
-				p++;
-		}
-		tok[i].s = p;
-		while (p < end && !(text_char_class[(unsigned char)*p] & (TEXT_BLANK | TEXT_BINARY)))
-			p++;
-		tok[i].len = (size_t)(p - tok[i].s);
-	}
-	if (p == end || *p != '\n' || p - s >= DRAM_TRACE_LINE_MAX / 2 ||
-	    dramsim3_fields(tok, t->default_bytes, r, why, sizeof why) < 0 ||
-	    r->cycle < t->last_cycle)
+	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (d = p; p < end && (v = text_digit_value[(unsigned char)*p]) < 16; p++)
+		addr = addr << 4 | v;
+	if (p == d || p - d > 16 || p == end || !is_space_or_tab(*p))
 		return false;
+	while (p < end && is_space_or_tab(*p))
+		p++;
+	/* as tok_is_nocase: a byte with bit 5 cleared is the upper-case letter */
+	if (end - p > 4 && (p[0] & ~0x20) == 'R' && (p[1] & ~0x20) == 'E' &&
+	    (p[2] & ~0x20) == 'A' && (p[3] & ~0x20) == 'D' && is_space_or_tab(p[4])) {
+		write = false;
+		p += 4;
+	} else if (end - p > 5 && (p[0] & ~0x20) == 'W' && (p[1] & ~0x20) == 'R' &&
+		   (p[2] & ~0x20) == 'I' && (p[3] & ~0x20) == 'T' && (p[4] & ~0x20) == 'E' &&
+		   is_space_or_tab(p[5])) {
+		write = true;
+		p += 5;
+	} else {
+		return false;
+	}
+	while (p < end && is_space_or_tab(*p))
+		p++;
+	for (d = p; p < end && (v = text_digit_value[(unsigned char)*p]) < 10; p++)
+		cycle = cycle * 10 + v;
+	if (p == d || p - d > 19 || p == end || *p != '\n' || p - s >= DRAM_TRACE_LINE_MAX / 2 ||
+	    cycle < t->last_cycle)
+		return false;
+	r->addr = addr;
+	r->is_write = write;
+	r->cycle = cycle;
+	r->has_cycle = true;
+	r->bytes = t->default_bytes;
 	t->rd_pos += (size_t)(p + 1 - s);
 	t->line++;
-	t->last_cycle = r->cycle;
+	t->last_cycle = cycle;
 	return true;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <gsl/gsl_rng.h>
 
 #include "unit.h"
 
@@ -423,6 +426,85 @@ static void test_dramsim3_plain_forms(void **state)
 	close_lines(t, path);
 }
 
+/* Random DRAMsim3 records in forms the read-ahead's parser takes and just outside them (any
+ * case, 0x or 0X or no prefix, leading zeros up to 18 hex and 21 decimal digits, runs of spaces
+ * and tabs, the other ops), each line written twice: as it is, and with a blank before its
+ * newline, which only the general path reads. Both files read to the same records. */
+static void test_dramsim3_plain_like_general(void **state)
+{
+	static const char *const ops[] = { "READ", "WRITE", "P_MEM_RD", "P_MEM_WR" };
+	enum { N = 4000 };
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	char **plain = calloc(N, sizeof *plain), **blank = calloc(N, sizeof *blank);
+	char pa[24], pb[24];
+	struct dram_trace *ta, *tb;
+	struct dram_trace_rec ra, rb;
+	struct sim_err err;
+	uint64_t cycle = 0;
+	size_t i, k;
+
+	(void)state;
+	assert_non_null(plain);
+	assert_non_null(blank);
+	gsl_rng_set(g, 5);
+	for (i = 0; i < N; i++) {
+		uint64_t addr = (uint64_t)gsl_rng_get(g) << 32 | gsl_rng_get(g);
+		unsigned digits = 1 + (unsigned)gsl_rng_uniform_int(g, 16);
+		const char *op = ops[gsl_rng_uniform_int(g, 10) == 0 ? 2 + gsl_rng_uniform_int(g, 2)
+								     : gsl_rng_uniform_int(g, 2)];
+		char a[64], o[16], sep1[4], sep2[4], line[128];
+		int zeros = gsl_rng_uniform_int(g, 4) == 0 ? (int)gsl_rng_uniform_int(g, 3) : 0;
+
+		if (digits < 16)
+			addr &= (UINT64_C(1) << (4 * digits)) - 1;
+		snprintf(a, sizeof a, gsl_rng_uniform_int(g, 2) ? "%0*" PRIx64 : "%0*" PRIX64,
+			 zeros + (int)digits, addr);
+		for (k = 0; op[k] != '\0'; k++) /* READ and WRITE in any case */
+			o[k] = (char)(k < 5 && op[1] != '_' && gsl_rng_uniform_int(g, 2)
+					      ? op[k] | 0x20 : op[k]);
+		o[k] = '\0';
+		for (k = 0; k < 3; k++) {
+			sep1[k] = gsl_rng_uniform_int(g, 3) == 0 ? '\t' : ' ';
+			sep2[k] = gsl_rng_uniform_int(g, 3) == 0 ? '\t' : ' ';
+		}
+		sep1[1 + gsl_rng_uniform_int(g, 2)] = '\0';
+		sep2[1 + gsl_rng_uniform_int(g, 2)] = '\0';
+		cycle += gsl_rng_uniform_int(g, 3) == 0 ? 0 : gsl_rng_uniform_int(g, 100000);
+		snprintf(line, sizeof line, "%s%s%s%s%s%0*" PRIu64,
+			 (const char *[]){ "0x", "0X", "" }[gsl_rng_uniform_int(g, 3)], a, sep1, o,
+			 sep2, gsl_rng_uniform_int(g, 5) == 0 ? 21 : 1, cycle);
+		plain[i] = malloc(strlen(line) + 2);
+		blank[i] = malloc(strlen(line) + 3);
+		assert_non_null(plain[i]);
+		assert_non_null(blank[i]);
+		sprintf(plain[i], "%s\n", line);
+		sprintf(blank[i], "%s \n", line);
+	}
+	ta = open_lines(pa, (const char *const *)plain, N);
+	tb = open_lines(pb, (const char *const *)blank, N);
+	for (i = 0; i < N; i++) {
+		assert_int_equal(dram_trace_next(ta, &ra, &err), 1);
+		assert_int_equal(dram_trace_next(tb, &rb, &err), 1);
+		if (ra.addr != rb.addr || ra.is_write != rb.is_write || ra.cycle != rb.cycle ||
+		    ra.has_cycle != rb.has_cycle || ra.bytes != rb.bytes)
+			fail_msg("line %zu \"%.*s\": %#" PRIx64 " %d %" PRIu64 ", the general "
+				 "path's %#" PRIx64 " %d %" PRIu64, i + 1,
+				 (int)strlen(plain[i]) - 1, plain[i], ra.addr, ra.is_write,
+				 ra.cycle, rb.addr, rb.is_write, rb.cycle);
+	}
+	assert_int_equal(dram_trace_next(ta, &ra, &err), 0);
+	assert_int_equal(dram_trace_next(tb, &rb, &err), 0);
+	close_lines(ta, pa);
+	close_lines(tb, pb);
+	for (i = 0; i < N; i++) {
+		free(plain[i]);
+		free(blank[i]);
+	}
+	free(plain);
+	free(blank);
+	gsl_rng_free(g);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Patterns
  */
@@ -669,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_block_boundaries),
 		cmocka_unit_test(test_dramsim3_plain_forms),
+		cmocka_unit_test(test_dramsim3_plain_like_general),
 		cmocka_unit_test(test_pattern_stream_wraps),
 		cmocka_unit_test(test_pattern_strided),
 		cmocka_unit_test(test_pattern_random_range),
