@@ -61,9 +61,10 @@ struct addrmap {
 	uint32_t order_size[AM_FIELD_COUNT];      /* the size of each field of order */
 	uint64_t capacity_bytes;          /* data bytes the map covers */
 	uint64_t wrapped;                 /* decodes of addresses >= capacity */
-	/* Every size a power of two (every shipped config): addrmap_decode takes each field with
-	 * a shift and a mask (the mixed-radix loop's result, without its loop and branches; a
-	 * test compares the two). Clearing pow2 after addrmap_init forces the loop. */
+	/* Every size a power of two (the default config's map, the V100's, the RTX 3070's; not
+	 * 12, 24 or 40 channels or inline ECC's 60-burst rows): addrmap_decode takes each field
+	 * with a shift and a mask, the mixed-radix loop's result without its loop and branches
+	 * (test_addrmap compares the two). Clearing pow2 after addrmap_init forces the loop. */
 	bool pow2;
 	uint8_t burst_shift, lo_bits;     /* log2 of burst_bytes and of col_lo */
 	uint8_t top;                      /* bits of the fields above col_lo, all together */

@@ -1,8 +1,9 @@
 /*
  * test_addrmap.c - the DRAM address map: hand-computed decodes with and without hashing, channel
  * interleaving, how hashing spreads rows, exhaustive bijection on small odd geometries (12 and 3
- * channels, 60-burst inline-ECC rows), wrap-around, the report string, every init error message,
- * and the dram.map field table through the config loader.
+ * channels, 60-burst inline-ECC rows), the power-of-two decode against the mixed-radix loop on
+ * every order, wrap-around, the report string, every init error message, and the dram.map field
+ * table through the config loader.
  */
 #include "config.h"
 

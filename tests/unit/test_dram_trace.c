@@ -1,8 +1,9 @@
 /*
  * test_dram_trace.c - DRAM trace files and synthetic patterns: every format parsed to exact
  * records, detection, comments and blank lines, each kind of bad line with its exact message and
- * line number, missing and empty files, and the patterns' determinism, range, alignment, write
- * share and wrap-around. Trace files live in tests/data/dram/.
+ * line number, missing and empty files, the read-ahead's plain DRAMsim3 lines against the general
+ * path, and the patterns' determinism, range, alignment, write share and wrap-around. Trace files
+ * live in tests/data/dram/.
  */
 #include "config.h"
 
