@@ -390,6 +390,7 @@ static void test_pow2_decode_like_loop(void **state)
 	/* every order: the permutations in lexicographic order */
 	for (;;) {
 		char order[64] = "";
+		unsigned t;
 		int i, j;
 
 		for (i = 0; i < AM_FIELD_COUNT; i++) {
@@ -406,8 +407,7 @@ static void test_pow2_decode_like_loop(void **state)
 			break;
 		for (j = AM_FIELD_COUNT - 1; perm[j] < perm[i]; j--)
 			;
-		unsigned t = perm[i];
-
+		t = perm[i];
 		perm[i] = perm[j];
 		perm[j] = t;
 		for (i++, j = AM_FIELD_COUNT - 1; i < j; i++, j--) {
