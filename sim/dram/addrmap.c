@@ -90,7 +90,9 @@ static bool is_pow2(uint32_t n)
 	return (n & (n - 1)) == 0;
 }
 
-/* The hashed value of field v (size n) for row digits x; undo inverts it. */
+/* struct addrmap's lg[] of a size that is not a power of two */
+#define LG_NONE 0xFFu
+
 /* q / n and q % n, with a shift and a mask when n is a power of two: decoding is on the path of
  * every request, and a 64-bit division by a variable costs tens of cycles. */
 static inline uint64_t divmod(uint64_t q, uint32_t n, uint32_t *rem)
@@ -103,32 +105,31 @@ static inline uint64_t divmod(uint64_t q, uint32_t n, uint32_t *rem)
 	return q / n;
 }
 
-static uint32_t hash_apply(uint32_t v, uint32_t n, uint32_t x, bool undo)
+/* The hashed value of field v (size n; lg its log2 when n is a power of two, else LG_NONE) for
+ * row digits x; undo inverts it (XOR, for a power of two, is its own inverse). */
+static uint32_t hash_apply(uint32_t v, uint32_t n, uint8_t lg, uint32_t x, bool undo)
 {
 	uint64_t h; /* 64-bit sums: n may exceed 2^31 */
-	uint32_t r;
 
-	if (n == 1)
-		return v;
-	if (is_pow2(n))
-		return v ^ ((x ^ mix((uint32_t)divmod(x, n, &r))) & (n - 1));
+	if (lg != LG_NONE) /* n = 1 too: the mask is 0 */
+		return v ^ ((x ^ mix(x >> lg)) & (n - 1));
 	h = ((uint64_t)(x % n) + mix(x / n) % n) % n;
 	return (uint32_t)(undo ? ((uint64_t)v + n - h) % n : ((uint64_t)v + h) % n);
 }
 
 /* Applies (undo false) or removes (undo true) the hashes the params ask for. */
-static void hash_fields(const struct addrmap *m, struct dram_addr *a, bool undo)
+static inline void hash_fields(const struct addrmap *m, struct dram_addr *a, bool undo)
 {
 	const struct addrmap_geom *g = &m->g;
 
 	if (m->p.hash_channel)
-		a->ch = hash_apply(a->ch, g->channels, a->row, undo);
+		a->ch = hash_apply(a->ch, g->channels, m->lg[AM_CH], a->row, undo);
 	if (m->p.hash_bank) {
-		a->bg = hash_apply(a->bg, g->bank_groups, a->row, undo);
-		uint32_t r;
+		uint32_t rows_bg = m->lg[AM_BG] != LG_NONE ? a->row >> m->lg[AM_BG]
+							   : a->row / g->bank_groups;
 
-		a->ba = hash_apply(a->ba, g->banks_per_group,
-				   (uint32_t)divmod(a->row, g->bank_groups, &r), undo);
+		a->bg = hash_apply(a->bg, g->bank_groups, m->lg[AM_BG], a->row, undo);
+		a->ba = hash_apply(a->ba, g->banks_per_group, m->lg[AM_BA], rows_bg, undo);
 	}
 }
 
@@ -239,16 +240,21 @@ static uint8_t log2_of(uint32_t n)
 	return (uint8_t)__builtin_ctz(n);
 }
 
-/* The shifts and masks of the power-of-two decode, when every size is a power of two. */
-static void set_pow2(struct addrmap *m)
+/* Each field's log2 (for the hashes), and the shifts and masks of the power-of-two decode when
+ * every size is a power of two. */
+static void set_shifts(struct addrmap *m)
 {
 	const struct addrmap_geom *g = &m->g;
 	unsigned bit = 0;
 	int i;
 
 	m->pow2 = is_pow2(g->burst_bytes) && is_pow2(m->col_lo);
-	for (i = 0; i < AM_FIELD_COUNT; i++)
-		m->pow2 = m->pow2 && is_pow2(m->order_size[i]);
+	for (i = 0; i < AM_FIELD_COUNT; i++) {
+		bool p2 = is_pow2(m->order_size[i]);
+
+		m->lg[m->order[i]] = p2 ? log2_of(m->order_size[i]) : LG_NONE;
+		m->pow2 = m->pow2 && p2;
+	}
 	if (!m->pow2)
 		return;
 	m->burst_shift = log2_of(g->burst_bytes);
@@ -256,13 +262,10 @@ static void set_pow2(struct addrmap *m)
 	for (i = 0; i < AM_FIELD_COUNT; i++) {
 		m->pos[m->order[i]] = (uint8_t)bit;
 		m->mask[m->order[i]] = m->order_size[i] - 1;
-		bit += log2_of(m->order_size[i]);
+		bit += m->lg[m->order[i]];
 	}
 	SIM_ASSERT(bit + m->lo_bits + m->burst_shift < 64); /* the capacity is below 2^64 */
 	m->top = (uint8_t)bit;
-	m->lg_ch = log2_of(g->channels);
-	m->lg_bg = log2_of(g->bank_groups);
-	m->lg_ba = log2_of(g->banks_per_group);
 }
 
 int addrmap_init(struct addrmap *m, const struct addrmap_params *p, const struct addrmap_geom *g,
@@ -305,7 +308,7 @@ int addrmap_init(struct addrmap *m, const struct addrmap_params *p, const struct
 					   "dram.map: the organisation holds 2^64 bytes or more");
 	}
 	m->capacity_bytes = cap;
-	set_pow2(m);
+	set_shifts(m);
 	return 0;
 }
 
@@ -331,32 +334,19 @@ static uint32_t *field_ptr(struct dram_addr *a, enum addrmap_field f)
 	}
 }
 
-/* hash_apply's power-of-two case with log2(n) known: v ^ ((x ^ mix(x / n)) mod n), v itself
- * when n is 1. */
-static uint32_t hash_pow2(uint32_t v, uint32_t mask, uint8_t lg, uint32_t x)
-{
-	return v ^ ((x ^ mix(x >> lg)) & mask);
-}
-
 /* decode when every size is a power of two (m->pow2): the same fields and wrap. */
 static bool decode_pow2(const struct addrmap *m, addr_t addr, struct dram_addr *out)
 {
 	uint64_t bi = addr >> m->burst_shift, q = bi >> m->lo_bits;
-	uint32_t row = (uint32_t)(q >> m->pos[AM_ROW]) & m->mask[AM_ROW];
 
 	out->ch = (uint32_t)(q >> m->pos[AM_CH]) & m->mask[AM_CH];
 	out->pc = (uint32_t)(q >> m->pos[AM_PC]) & m->mask[AM_PC];
 	out->bg = (uint32_t)(q >> m->pos[AM_BG]) & m->mask[AM_BG];
 	out->ba = (uint32_t)(q >> m->pos[AM_BA]) & m->mask[AM_BA];
-	out->row = row;
+	out->row = (uint32_t)(q >> m->pos[AM_ROW]) & m->mask[AM_ROW];
 	out->col = ((uint32_t)(q >> m->pos[AM_COL]) & m->mask[AM_COL]) << m->lo_bits |
 		   ((uint32_t)bi & (m->col_lo - 1));
-	if (m->p.hash_channel)
-		out->ch = hash_pow2(out->ch, m->mask[AM_CH], m->lg_ch, row);
-	if (m->p.hash_bank) {
-		out->bg = hash_pow2(out->bg, m->mask[AM_BG], m->lg_bg, row);
-		out->ba = hash_pow2(out->ba, m->mask[AM_BA], m->lg_ba, row >> m->lg_bg);
-	}
+	hash_fields(m, out, false);
 	return (q >> m->top) != 0;
 }
 

@@ -70,7 +70,7 @@ struct addrmap {
 	uint8_t top;                      /* bits of the fields above col_lo, all together */
 	uint8_t pos[AM_FIELD_COUNT];      /* each field's lowest bit above col_lo */
 	uint32_t mask[AM_FIELD_COUNT];    /* each field's size - 1 */
-	uint8_t lg_ch, lg_bg, lg_ba;      /* log2 of channels, bank_groups, banks_per_group */
+	uint8_t lg[AM_FIELD_COUNT];       /* each field's log2, 0xFF if not a power of two */
 };
 
 /* Checks p against g and fills m. Returns 0, or -1 with err naming the dram.map key at fault

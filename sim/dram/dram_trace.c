@@ -579,6 +579,7 @@ static bool plain_dramsim3(struct dram_trace *t, struct dram_trace_rec *r)
 {
 	const char *s = t->rd + t->rd_pos, *end = t->rd + t->rd_len, *p = s, *d;
 	uint64_t addr = 0, cycle = 0;
+	struct tok op;
 	unsigned v;
 	bool write;
 
@@ -590,19 +591,19 @@ static bool plain_dramsim3(struct dram_trace *t, struct dram_trace_rec *r)
 		return false;
 	while (p < end && is_space_or_tab(*p))
 		p++;
-	/* as tok_is_nocase: a byte with bit 5 cleared is the upper-case letter */
-	if (end - p > 4 && (p[0] & ~0x20) == 'R' && (p[1] & ~0x20) == 'E' &&
-	    (p[2] & ~0x20) == 'A' && (p[3] & ~0x20) == 'D' && is_space_or_tab(p[4])) {
-		write = false;
-		p += 4;
-	} else if (end - p > 5 && (p[0] & ~0x20) == 'W' && (p[1] & ~0x20) == 'R' &&
-		   (p[2] & ~0x20) == 'I' && (p[3] & ~0x20) == 'T' && (p[4] & ~0x20) == 'E' &&
-		   is_space_or_tab(p[5])) {
-		write = true;
-		p += 5;
-	} else {
+	/* the op, compared as the general path compares it */
+	for (op.s = p; p < end && !(text_char_class[(unsigned char)*p] & (TEXT_BLANK | TEXT_BINARY));
+	     p++)
+		;
+	op.len = (size_t)(p - op.s);
+	if (p == end || !is_space_or_tab(*p))
 		return false;
-	}
+	if (tok_is_nocase(&op, "READ"))
+		write = false;
+	else if (tok_is_nocase(&op, "WRITE"))
+		write = true;
+	else
+		return false;
 	while (p < end && is_space_or_tab(*p))
 		p++;
 	for (d = p; p < end && (v = text_digit_value[(unsigned char)*p]) < 10; p++)
