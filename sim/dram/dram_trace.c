@@ -573,8 +573,9 @@ static bool is_space_or_tab(char c)
  * parse_dramsim3) reads from it. Anything else (other blanks or ops, more digits, a comment, a
  * line the read-ahead cuts, an error to report) returns false having consumed nothing, and the
  * general path takes it. That path copies the line, scans it for binary bytes and tokenizes
- * it first: about 650 instructions a line, a tenth of a sequential run's; this one reads each
- * byte once (about 200; test_dramsim3_plain_like_general holds the two to the same records). */
+ * it first: about 650 instructions a line, a tenth of a sequential run's; this one reads the
+ * numbers as it meets them and compares the op as that path does, with tok_is_nocase (about 240;
+ * test_dramsim3_plain_like_general holds the two to the same records). */
 static bool plain_dramsim3(struct dram_trace *t, struct dram_trace_rec *r)
 {
 	const char *s = t->rd + t->rd_pos, *end = t->rd + t->rd_len, *p = s, *d;
