@@ -3,7 +3,9 @@
  *
  * Layers: a line source (plain file or an xz stream decoded through liblzma into a fixed
  * buffer), the header parser (key = value lines up to the first '#'), the block reader
- * (#BEGIN_TB ... #END_TB with `warp =` / `insts =` sections), and the instruction-line parser.
+ * (#BEGIN_TB ... #END_TB with `warp =` / `insts =` sections), and the instruction-line parser,
+ * which reads a line in the form tracers write in one pass (fast_tokens) and any other through
+ * the general tokenizer (inst_tokens), whose messages name what was expected where.
  * Memory: the line source holds two fixed buffers and one line buffer that grows to the longest
  * line; the block's arrays grow to the largest block and are reused. Nothing is allocated per
  * instruction.
@@ -40,6 +42,7 @@ struct src {
 	char *buf;                 /* decoded or read bytes */
 	size_t pos, len;
 	char *line;                /* the current line, NUL-terminated, no newline */
+	size_t line_len;           /* its bytes (a NUL in it is binary data) */
 	size_t cap;
 	int lineno;
 };
@@ -130,8 +133,9 @@ static int src_fill(struct src *s, struct sim_err *err)
 	return s->len > 0;
 }
 
-/* Reads the next line into s->line. Returns 1, 0 at the end of the file, -1 with err. */
-static int src_line(struct src *s, struct sim_err *err)
+/* Reads the next line into s->line without looking at its bytes (src_line does). Returns 1, 0
+ * at the end of the file, -1 with err. */
+static int src_read_line(struct src *s, struct sim_err *err)
 {
 	size_t n = 0, k;
 	bool any = false;
@@ -171,12 +175,29 @@ static int src_line(struct src *s, struct sim_err *err)
 		s->line = xmalloc(s->cap);
 	}
 	s->line[n] = '\0';
+	s->line_len = n;
 	s->lineno++;
-	k = text_find_binary(s->line, n);
-	if (k < n)
+	return 1;
+}
+
+/* The error for a line read (src_read_line) with a byte of binary data in it, or 0. */
+static int line_binary(const struct src *s, struct sim_err *err)
+{
+	size_t k = text_find_binary(s->line, s->line_len);
+
+	if (k < s->line_len)
 		return sim_err_set(err, s->path, s->lineno, "binary data (byte 0x%02x at column "
 				   "%zu): not a text trace", (unsigned)(unsigned char)s->line[k], k + 1);
-	return 1;
+	return 0;
+}
+
+/* Reads the next line into s->line. Returns 1, 0 at the end of the file, -1 with err (binary
+ * data among them). */
+static int src_line(struct src *s, struct sim_err *err)
+{
+	int rc = src_read_line(s, err);
+
+	return rc == 1 && line_binary(s, err) != 0 ? -1 : rc;
 }
 
 static bool blank(const char *s)
@@ -726,22 +747,33 @@ static int skip_tma(struct tok *t, char *msg, size_t n)
 	return 0;
 }
 
-int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const char *text,
-		     struct trace_inst *in, struct trace_block *b, char *msg, size_t n)
+/* What the tokens of an instruction line give its classification (inst_classify). */
+struct inst_text {
+	char opcode[128]; /* the mnemonic as written, NUL-terminated */
+	size_t opcode_n;
+	uint64_t width;   /* memory width in bytes; 0: none, or a TMA copy (not modelled) */
+};
+
+static void inst_clear(struct trace_inst *in)
+{
+	memset(in, 0, sizeof *in);
+	in->dst = TRACE_RZ;
+	in->slot = -1;
+}
+
+/* The general reading of an instruction line's tokens into in (registers, mask, PC, addresses:
+ * LIST ones appended to b) and x. Returns 0, or -1 with msg saying what was expected where. */
+static int inst_tokens(const struct trace_kernel *k, const char *text, struct trace_inst *in,
+		       struct trace_block *b, struct inst_text *x, char *msg, size_t n)
 {
 	struct tok t = { text, "", 0, false };
-	char opcode[128];
+	char *opcode = x->opcode;
 	size_t opcode_n;
-	struct isa_op op;
-	enum isa_class cls;
-	enum isa_space space;
 	uint64_t v, width, ndst, nsrc, mode = 0;
 	uint32_t i;
 	int r;
 
-	memset(in, 0, sizeof *in);
-	in->dst = TRACE_RZ;
-	in->slot = -1;
+	inst_clear(in);
 	if (k->lineinfo)
 		EXPECT(next_u64(&t, 10, &v), "expected the source line number "
 		       "(the header says -enable lineinfo = 1)");
@@ -763,7 +795,7 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 	       "opcode (an upper-case SASS mnemonic such as LDG.E.SYS)");
 	/* the whole token (next_tok keeps at most sizeof t.t - 1 characters): a copy, not
 	 * snprintf's "%s", which was a sixth of the trace reader's instructions */
-	_Static_assert(sizeof opcode == sizeof t.t, "the opcode holds a token");
+	_Static_assert(sizeof x->opcode == sizeof t.t, "the opcode holds a token");
 	memcpy(opcode, t.t, t.n + 1);
 	opcode_n = t.n;
 	i = (uint32_t)opcode_n;
@@ -785,9 +817,6 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 		EXPECT(next_u64(&t, 10, &v), "expected the GMMA commit-group flag");
 	EXPECT(next_u64(&t, 10, &width) && width <= 1024, "expected the memory "
 	       "width in bytes (0 for a non-memory instruction)");
-	isa_describe(isa, opcode, opcode_n, &op);
-	cls = op.cls;
-	space = op.space;
 	if (width > 0 && k->version >= 6 && is_tma(opcode)) {
 		if (skip_tma(&t, msg, n) != 0)
 			return -1;
@@ -806,17 +835,33 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 		       "%s", t.t, width > 0 && mode == 2 ? " (base-delta mode has one delta per "
 		       "active lane after the first, popcount(mask) - 1)" : "");
 	/* version 6: imm2 and the Val / NoVal register values follow; nothing the model uses */
+	x->opcode_n = opcode_n;
+	x->width = width;
+	return 0;
+}
 
+/* What a line's tokens make of the instruction: its kind, width, latency and address space. */
+static void inst_classify(const struct trace_kernel *k, struct isa_table *isa,
+			  const struct inst_text *x, struct trace_inst *in, struct trace_block *b)
+{
+	struct isa_op op;
+	enum isa_class cls;
+	enum isa_space space;
+	uint32_t i;
+
+	isa_describe(isa, x->opcode, x->opcode_n, &op);
+	cls = op.cls;
+	space = op.space;
 	in->bytes = (uint8_t)op.width;
 	in->ndst = in->dst != TRACE_RZ ? 1 : 0;
-	if (width == 0 && cls != ISA_BARRIER && cls != ISA_EXIT)
+	if (x->width == 0 && cls != ISA_BARRIER && cls != ISA_EXIT)
 		cls = ISA_ALU; /* a memory opcode without addresses: nothing to send */
-	if (space == ISA_SPACE_GENERIC && in->active != 0) {
-		addr_t a0;
-		addr_t lanes[TRACE_LANES];
+	/* A generic access's space from its first active lane's address (trace_inst_addrs's
+	 * first: a stride's base, a list's first entry). Without addresses (an ALU instruction
+	 * or a barrier now) the space is not read again. */
+	if (space == ISA_SPACE_GENERIC && in->active != 0 && in->mode != TRACE_ADDR_NONE) {
+		addr_t a0 = in->mode == TRACE_ADDR_STRIDE ? in->base : b->addrs[in->base];
 
-		trace_inst_addrs(b, in, lanes);
-		a0 = lanes[__builtin_ctz(in->active)];
 		if (k->shmem_base != 0 && a0 >= k->shmem_base &&
 		    a0 - k->shmem_base < TRACE_WINDOW_BYTES)
 			space = ISA_SPACE_SHARED;
@@ -866,9 +911,249 @@ int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const 
 				if (b->addrs[in->base + i] >= k->shmem_base)
 					b->addrs[in->base + i] -= k->shmem_base;
 	}
-	return 0;
 }
 #undef EXPECT
+
+/* Spaces before the next token of a line the fast reading takes (fast_tokens). */
+static inline const char *fast_skip(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+/* Whether c ends a token in the fast reading: a space or the line's end (a tab is neither). */
+static inline bool fast_end(char c)
+{
+	return c == ' ' || c == '\0';
+}
+
+/* The next token as an unsigned decimal of 1 to 19 digits (so below 2^64), advancing *pp. */
+static inline bool fast_dec(const char **pp, uint64_t *v)
+{
+	const char *p = fast_skip(*pp), *s = p;
+	uint64_t x = 0;
+	unsigned d;
+
+	while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
+		x = x * 10 + d;
+		p++;
+	}
+	if (p == s || p - s > 19 || !fast_end(*p))
+		return false;
+	*v = x;
+	*pp = p;
+	return true;
+}
+
+/* The next token as 1 to 16 hexadecimal digits after at most one 0x (either case). */
+static inline bool fast_hex(const char **pp, uint64_t *v)
+{
+	const char *p = fast_skip(*pp), *s;
+	uint64_t x = 0;
+	unsigned d;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	s = p;
+	while ((d = text_digit_value[(unsigned char)*p]) < 16) {
+		x = x << 4 | d;
+		p++;
+	}
+	if (p == s || p - s > 16 || !fast_end(*p))
+		return false;
+	*v = x;
+	*pp = p;
+	return true;
+}
+
+/* The next token as a decimal of 1 to 18 digits (so in int64_t) after at most a '-'. */
+static inline bool fast_i64(const char **pp, int64_t *v)
+{
+	const char *p = fast_skip(*pp), *s;
+	bool neg = *p == '-';
+	uint64_t x = 0;
+	unsigned d;
+
+	p += neg;
+	s = p;
+	while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
+		x = x * 10 + d;
+		p++;
+	}
+	if (p == s || p - s > 18 || !fast_end(*p))
+		return false;
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	*pp = p;
+	return true;
+}
+
+/* Whether the token at p is exactly word. */
+static inline bool fast_word(const char *p, const char *word, size_t n)
+{
+	return strncmp(p, word, n) == 0 && fast_end(p[n]);
+}
+
+/* The next token as a register, as tok_reg reads it: R<n> with 1 to 3 digits and n <= 255, RZ;
+ * UR<n>, UP<n>, P<n> (1 to 19 digits), URZ, PT and UPT as -1. */
+static inline bool fast_reg(const char **pp, int *r)
+{
+	const char *p = fast_skip(*pp), *s;
+	unsigned d, x = 0;
+	size_t skip;
+
+	if (p[0] == 'R') {
+		if (p[1] == 'Z' && fast_end(p[2])) {
+			*r = TRACE_RZ;
+			*pp = p + 2;
+			return true;
+		}
+		for (s = ++p; (d = (unsigned)(unsigned char)*p - '0') <= 9 && p - s < 3; p++)
+			x = x * 10 + d;
+		if (p == s || x > 255 || !fast_end(*p))
+			return false;
+		*r = (int)x;
+		*pp = p;
+		return true;
+	}
+	skip = p[0] == 'U' && (p[1] == 'R' || p[1] == 'P') ? 2 : p[0] == 'P' ? 1 : 0;
+	if (skip == 0)
+		return false;
+	*r = -1;
+	for (s = p + skip; (unsigned)(unsigned char)*s - '0' <= 9 && s - (p + skip) < 20; s++)
+		;
+	if (s > p + skip && s - (p + skip) <= 19 && fast_end(*s)) {
+		*pp = s;
+		return true;
+	}
+	if (fast_word(p, "URZ", 3) || fast_word(p, "UPT", 3)) {
+		*pp = p + 3;
+		return true;
+	}
+	if (fast_word(p, "PT", 2)) {
+		*pp = p + 2;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The fast reading of an instruction line: the same fields as inst_tokens, each character read
+ * once, straight from the line, for the lines tracers write: tokens separated by spaces only,
+ * numbers of at most 19 decimal or 16 hexadecimal digits (these after at most one 0x), signed
+ * ones without a '+', the registers above, address modes 0 to 2, no TMA copy. Anything else,
+ * well formed or not, gives false, leaving b's count of addresses as it was; inst_tokens then
+ * reads the line from its start, with its messages. So this one accepts only lines that
+ * one reads alike: test_fast_line_like_general checks that on random lines, read as written
+ * and with every space a tab (which only inst_tokens reads). It also finds no binary byte in a
+ * line it takes (the opcode's bytes are looked at, a version 6 line's unread end searched), so
+ * that the reader checks only the lines it refuses for binary data (read_inst). A V100 copy
+ * trace's instruction line took the reader about 1,740 host instructions, now about 950.
+ */
+static bool fast_tokens(const struct trace_kernel *k, const char *p, const char *end,
+			struct trace_inst *in, struct trace_block *b, struct inst_text *x)
+{
+	uint64_t v, ndst, nsrc, mode, cnt = 0;
+	const char *s;
+	uint32_t i;
+	int r;
+
+	inst_clear(in);
+	if (k->lineinfo && !fast_dec(&p, &v))
+		return false;
+	if (!fast_hex(&p, &v) || v > UINT32_MAX)
+		return false;
+	in->pc = (uint32_t)v;
+	if (!fast_hex(&p, &v) || v > UINT32_MAX)
+		return false;
+	in->active = (uint32_t)v;
+	if (!fast_dec(&p, &ndst) || ndst > 4)
+		return false;
+	for (i = 0; i < ndst; i++) {
+		if (!fast_reg(&p, &r))
+			return false;
+		if (r >= 0 && in->dst == TRACE_RZ)
+			in->dst = (uint8_t)r;
+	}
+	p = fast_skip(p);
+	if (!(*p >= 'A' && *p <= 'Z'))
+		return false;
+	for (s = p; !fast_end(*p); p++)
+		if (*p == '\t' || (text_char_class[(unsigned char)*p] & TEXT_BINARY) != 0)
+			return false;
+	x->opcode_n = (size_t)(p - s);
+	if (x->opcode_n >= sizeof x->opcode)
+		return false;
+	memcpy(x->opcode, s, x->opcode_n);
+	x->opcode[x->opcode_n] = '\0';
+	i = (uint32_t)x->opcode_n;
+	if (i > TRACE_OPCODE_MAX - 1)
+		i = TRACE_OPCODE_MAX - 1;
+	memcpy(in->opcode, x->opcode, i);
+	in->opcode[i] = '\0';
+	if (!fast_dec(&p, &nsrc) || nsrc > TRACE_MAX_SRC)
+		return false;
+	for (i = 0; i < nsrc; i++) {
+		if (!fast_reg(&p, &r))
+			return false;
+		if (r >= 0 && r != TRACE_RZ)
+			in->src[in->nsrc++] = (uint8_t)r;
+	}
+	if (k->version >= 6 && strstr(x->opcode, "GMMA") != NULL && !fast_dec(&p, &v))
+		return false;
+	if (!fast_dec(&p, &x->width) || x->width > 1024)
+		return false;
+	if (x->width > 0) {
+		addr_t *out;
+		int64_t d;
+
+		if ((k->version >= 6 && is_tma(x->opcode)) || !fast_dec(&p, &mode) || mode > 2)
+			return false;
+		if (mode == 1) {
+			if (!fast_hex(&p, &v) || !fast_i64(&p, &d))
+				return false;
+			in->mode = TRACE_ADDR_STRIDE;
+			in->base = v;
+			in->stride = d;
+		} else {
+			cnt = bits_pop32(in->active);
+			out = addrs_reserve(b, cnt > 0 ? cnt : 1);
+			for (i = 0; i < cnt || (mode == 2 && i == 0); i++) {
+				if (mode == 0 || i == 0) {
+					if (!fast_hex(&p, &v))
+						return false;
+					out[i] = v;
+				} else {
+					if (!fast_i64(&p, &d))
+						return false;
+					out[i] = out[i - 1] + (addr_t)d;
+				}
+			}
+			in->mode = TRACE_ADDR_LIST;
+			in->base = b->naddrs;
+		}
+	}
+	if (!fast_dec(&p, &v))
+		return false;
+	/* before version 6 nothing follows; from it, nothing the model reads, but no binary data */
+	if (k->version < 6 ? fast_skip(p) != end
+			   : text_find_binary(p, (size_t)(end - p)) < (size_t)(end - p))
+		return false;
+	b->naddrs += cnt;
+	return true;
+}
+
+int trace_parse_inst(const struct trace_kernel *k, struct isa_table *isa, const char *text,
+		     struct trace_inst *in, struct trace_block *b, char *msg, size_t n)
+{
+	struct inst_text x;
+
+	if (!fast_tokens(k, text, text + strlen(text), in, b, &x) &&
+	    inst_tokens(k, text, in, b, &x, msg, n) != 0)
+		return -1;
+	inst_classify(k, isa, &x, in, b);
+	return 0;
+}
 
 bool trace_map_regs(struct trace_block *b, uint32_t w)
 {
@@ -1121,24 +1406,33 @@ static int read_inst(struct trace_reader *r, struct trace_block *b, uint32_t w, 
 	struct src *s = &r->s;
 	const struct trace_kernel *k = r->k;
 	struct trace_inst *in = &b->insts[b->ninsts];
+	struct inst_text x;
 	const char *line;
 	char msg[256];
 	int rc;
 
-	rc = src_line(s, err);
+	rc = src_read_line(s, err);
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
 		return sim_err_set(err, s->path, s->lineno + 1, "truncated: warp %u announces %u "
 				   "instructions (insts = %u), the file ends after %u", w, ninst,
 				   ninst, i);
-	line = trim(s->line); /* (once: it measures the line) */
-	if (line[0] == '\0' || strcmp(line, "#END_TB") == 0 || strncmp(line, "warp", 4) == 0)
-		return sim_err_set(err, s->path, s->lineno, "warp %u announces %u instructions "
-				   "(insts = %u), found %u before %s", w, ninst, ninst, i,
-				   line[0] == '\0' ? "a blank line" : line);
-	if (trace_parse_inst(k, r->isa, s->line, in, b, msg, sizeof msg) != 0)
-		return sim_err_set(err, s->path, s->lineno, "%s", msg);
+	/* A line the fast reading takes has no binary byte and is an instruction; any other is
+	 * checked as src_line and read_warp do, in their order, and read the general way. */
+	if (!fast_tokens(k, s->line, s->line + s->line_len, in, b, &x)) {
+		if (line_binary(s, err) != 0)
+			return -1;
+		line = trim(s->line); /* (once: it measures the line) */
+		if (line[0] == '\0' || strcmp(line, "#END_TB") == 0 ||
+		    strncmp(line, "warp", 4) == 0)
+			return sim_err_set(err, s->path, s->lineno, "warp %u announces %u "
+					   "instructions (insts = %u), found %u before %s", w, ninst,
+					   ninst, i, line[0] == '\0' ? "a blank line" : line);
+		if (inst_tokens(k, s->line, in, b, &x, msg, sizeof msg) != 0)
+			return sim_err_set(err, s->path, s->lineno, "%s", msg);
+	}
+	inst_classify(k, r->isa, &x, in, b);
 	in->line = (uint32_t)s->lineno;
 	if (block_too_big(r, b, (uint64_t)b->ninsts + ninst, b->naddrs))
 		return sim_err_set(err, s->path, s->lineno, "thread block (%u,%u,%u): warp %u: its "

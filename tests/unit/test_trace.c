@@ -8,10 +8,14 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
 #include <libconfig.h>
 
 #include "unit.h"
@@ -415,6 +419,211 @@ static void test_slots(void **state)
 	trace_block_free(&b);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The fast reading of a line against the general one
+ */
+
+/* Appends " " (or more blanks) and the printf-formatted token to line. */
+static void put(char *line, size_t n, gsl_rng *g, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void put(char *line, size_t n, gsl_rng *g, const char *fmt, ...)
+{
+	size_t len = strlen(line);
+	va_list ap;
+
+	snprintf(line + len, n - len, "%s", gsl_rng_uniform_int(g, 8) == 0 ? "   " : " ");
+	len = strlen(line);
+	va_start(ap, fmt);
+	vsnprintf(line + len, n - len, fmt, ap);
+	va_end(ap);
+}
+
+/* A number v in hexadecimal as a tracer writes it, or now and then in a form only the general
+ * reading takes (leading zeros past 16 digits, 0x0x) or neither does (a sign, a bad digit, 17
+ * digits past 2^64). */
+static void put_hex(char *line, size_t n, gsl_rng *g, uint64_t v)
+{
+	static const char *const pre[] = { "", "0x", "0X", "0x", "0x0x", "-", "+", "" };
+	unsigned r = (unsigned)gsl_rng_uniform_int(g, 400);
+
+	if (r == 8) /* 17 digits, past 2^64 */
+		put(line, n, g, "1%016" PRIx64, v);
+	else
+		put(line, n, g, gsl_rng_uniform_int(g, 2) ? "%s%0*" PRIx64 "%s" : "%s%0*" PRIX64 "%s",
+		    pre[r >= 4 && r < 8 ? r : gsl_rng_uniform_int(g, 4)], r < 2 ? 17 : r < 4 ? 16 : 1,
+		    v, r == 7 ? "g" : "");
+}
+
+/* An unsigned decimal: mostly plain, now and then with leading zeros (20 digits: only the
+ * general reading), a sign, a letter after it or 20 digits past 2^64. */
+static void put_dec(char *line, size_t n, gsl_rng *g, uint64_t v)
+{
+	unsigned r = (unsigned)gsl_rng_uniform_int(g, 400);
+
+	if (r == 5) /* 20 digits, past 2^64 */
+		put(line, n, g, "9%019" PRIu64, v);
+	else
+		put(line, n, g, "%s%0*" PRIu64 "%s", r == 0 ? "+" : r == 1 ? "-" : "",
+		    r == 2 ? 20 : r == 3 ? 19 : 1, v, r == 4 ? "x" : "");
+}
+
+/* A signed decimal (a stride or a delta). */
+static void put_i64(char *line, size_t n, gsl_rng *g)
+{
+	static const int64_t some[] = { 0, 4, -4, 128, -128, 4096, 1 << 20, INT64_MIN, INT64_MAX };
+	unsigned r = (unsigned)gsl_rng_uniform_int(g, 200);
+	int64_t v = some[gsl_rng_uniform_int(g, 9)];
+
+	if (r < 190)
+		put(line, n, g, "%" PRId64, gsl_rng_uniform_int(g, 2) ? v : (int64_t)gsl_rng_get(g));
+	else if (r < 194)
+		put(line, n, g, "+%" PRId64, (int64_t)gsl_rng_uniform_int(g, 1000));
+	else if (r < 197)
+		put(line, n, g, "%s%019" PRIu64, r == 194 ? "-" : "", gsl_rng_uniform_int(g, 1000));
+	else
+		put(line, n, g, "%s", (const char *[]){ "-", "4-", "0x10" }[r - 197]);
+}
+
+/* A register: R<n>, RZ, the uniform and predicate ones, and now and then one that is none. */
+static void put_reg(char *line, size_t n, gsl_rng *g)
+{
+	static const char *const other[] = { "RZ", "URZ", "PT", "UPT", "X3", "R", "U", "P", "Rz",
+					     "R-1", "R+1", "UR", "PTX", "URZ0", "R1a" };
+	unsigned r = (unsigned)gsl_rng_uniform_int(g, 200), v = (unsigned)gsl_rng_uniform_int(g, 300);
+
+	if (r < 160)
+		put(line, n, g, "R%u", v % 256);
+	else if (r < 170)
+		put(line, n, g, "R%04u", v);
+	else if (r < 185)
+		put(line, n, g, "%s%u", (const char *[]){ "UR", "UP", "P" }[r % 3], v);
+	else if (r < 193)
+		put(line, n, g, "%s", other[r % 4]);
+	else if (r == 193)
+		put(line, n, g, "R%u", v);
+	else
+		put(line, n, g, "%s", other[4 + gsl_rng_uniform_int(g, 11)]);
+}
+
+/* One random instruction line of kernel k: mostly what tracers write, with now and then a
+ * field in a form only the general reading takes, or a wrong or missing one. */
+static void random_line(gsl_rng *g, const struct trace_kernel *k, char *line, size_t n)
+{
+	static const char *const ops[] = {
+		"LDG.E.SYS", "STG.E.SYS", "LDG.E.128.SYS", "IMAD", "EXIT", "BAR.SYNC", "LDS.U.32",
+		"STS", "ATOMG.E.ADD.STRONG.GPU", "RED.E.ADD", "LD.E", "ST.E", "LDC", "S2R",
+		"HGMMA.64x8x16.F32", "UTMALDG.2D", "UBLKCP", "ldg", "LDG.E.64.SYS.ABCDEFGHIJKLMNOPQRS",
+	};
+	uint64_t mask, width, mode, i, cnt;
+	unsigned r = (unsigned)gsl_rng_uniform_int(g, 40); /* 20 .. 39: no field made wrong */
+	const char *op = ops[gsl_rng_uniform_int(g, sizeof ops / sizeof ops[0])];
+	bool memory = strchr("LSAR", op[0]) != NULL && op[1] != '2';
+
+	line[0] = '\0';
+	if (k->lineinfo)
+		put_dec(line, n, g, gsl_rng_uniform_int(g, 100000));
+	put_hex(line, n, g, r == 0 ? (uint64_t)1 << 32 : gsl_rng_uniform_int(g, 1 << 16) * 16);
+	mask = r < 8 || r >= 30 ? 0xffffffffu : r < 16 || r >= 20 ? gsl_rng_get(g)
+		: r < 19 ? 0 : (uint64_t)1 << 33;
+	put_hex(line, n, g, mask);
+	cnt = (uint64_t)__builtin_popcountll(mask & 0xffffffffu);
+	i = r == 1 ? 5 : gsl_rng_uniform_int(g, 3);
+	put_dec(line, n, g, i);
+	for (i = r == 2 ? i + 1 : i; i > 0; i--)
+		put_reg(line, n, g);
+	if (r == 3)
+		put(line, n, g, "%s", "A");
+	put(line, n, g, "%s", r == 4 ? "4" : op);
+	i = r == 5 ? 9 : r == 6 ? 8 : gsl_rng_uniform_int(g, 4);
+	put_dec(line, n, g, i);
+	for (; i > 0; i--)
+		put_reg(line, n, g);
+	if (k->version >= 6 && strstr(op, "GMMA") != NULL && r != 7)
+		put_dec(line, n, g, 1);
+	width = !memory ? (r == 8 ? 4 : 0) : r == 9 ? 1025 : r == 10 ? 1024 : 4;
+	put_dec(line, n, g, width);
+	if (width > 0) {
+		mode = r == 11 ? 3 : gsl_rng_uniform_int(g, 3);
+		put_dec(line, n, g, mode);
+		if (mode == 1) {
+			put_hex(line, n, g, gsl_rng_get(g) << 12);
+			put_i64(line, n, g);
+		} else {
+			uint64_t base = (uint64_t)gsl_rng_get(g) << 8;
+
+			if (r == 12)
+				base = k->shmem_base + 0x40;
+			else if (r == 13)
+				base = k->local_base + 0x80;
+			put_hex(line, n, g, base);
+			for (i = 1; i < cnt + (r == 14) - (r == 15); i++)
+				if (mode == 0)
+					put_hex(line, n, g, base + 4 * i);
+				else
+					put_i64(line, n, g);
+		}
+	}
+	if (r != 16)
+		put_dec(line, n, g, 0);
+	if (r == 17 || (k->version >= 6 && r >= 18 && r < 20))
+		put(line, n, g, "%s", r == 17 ? "0 NoVal" : "0 Val 3 Val 4");
+	if (gsl_rng_uniform_int(g, 10) == 0)
+		put(line, n, g, "%s", "");
+}
+
+/* The reader's fast reading of a line (tokens separated by spaces only, in the forms tracers
+ * write) must give what the general one gives: 20,000 random lines, read as written and with
+ * every space a tab (which only the general reading takes), must give the same instruction, the
+ * same lane addresses at the same place, or the same error. */
+static void test_fast_line_like_general(void **state)
+{
+	enum { N = 20000 };
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	struct trace_block ba, bb;
+	struct trace_inst ia, ib;
+	char line[2048], tabs[2048], ma[256], mb[256];
+	unsigned ok = 0, i;
+	size_t j;
+
+	(void)state;
+	gsl_rng_set(g, 7);
+	trace_block_init(&ba);
+	trace_block_init(&bb);
+	for (i = 0; i < N; i++) {
+		struct trace_kernel k = kern(gsl_rng_uniform_int(g, 3) == 0 ? 6 : 4,
+					     gsl_rng_uniform_int(g, 2) == 0);
+		int ra, rb;
+
+		random_line(g, &k, line, sizeof line);
+		for (j = 0; line[j] != '\0'; j++)
+			tabs[j] = line[j] == ' ' ? '\t' : line[j];
+		tabs[j] = '\0';
+		ba.naddrs = bb.naddrs = 0;
+		ma[0] = mb[0] = '\0';
+		ra = trace_parse_inst(&k, NULL, line, &ia, &ba, ma, sizeof ma);
+		rb = trace_parse_inst(&k, NULL, tabs, &ib, &bb, mb, sizeof mb);
+		if (ra != rb || strcmp(ma, mb) != 0)
+			fail_msg("line %u \"%s\": %d \"%s\", the general reading %d \"%s\"", i + 1,
+				 line, ra, ma, rb, mb);
+		if (ra != 0)
+			continue;
+		ok++;
+		if (memcmp(&ia, &ib, sizeof ia) != 0 || ba.naddrs != bb.naddrs ||
+		    (ia.mode == TRACE_ADDR_LIST &&
+		     memcmp(ba.addrs, bb.addrs, ba.naddrs * sizeof *ba.addrs) != 0))
+			fail_msg("line %u \"%s\": kind %u mode %u base %#" PRIx64 " stride %" PRId64
+				 " dst %u nsrc %u, the general reading kind %u mode %u base %#"
+				 PRIx64 " stride %" PRId64 " dst %u nsrc %u", i + 1, line, ia.kind,
+				 ia.mode, ia.base, ia.stride, ia.dst, ia.nsrc, ib.kind, ib.mode,
+				 ib.base, ib.stride, ib.dst, ib.nsrc);
+	}
+	/* both kinds of line are many: the comparison is not of errors alone */
+	assert_in_range(ok, N / 5, N - N / 10);
+	trace_block_free(&ba);
+	trace_block_free(&bb);
+	gsl_rng_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +632,7 @@ int main(void)
 		cmocka_unit_test(test_base_delta),
 		cmocka_unit_test(test_line_fields),
 		cmocka_unit_test(test_spaces),
+		cmocka_unit_test(test_fast_line_like_general),
 		cmocka_unit_test(test_isa),
 		cmocka_unit_test(test_isa_every_name),
 		cmocka_unit_test(test_isa_describe),
