@@ -517,6 +517,12 @@ void trace_inst_addrs(const struct trace_block *b, const struct trace_inst *in, 
 
 	if (in->mode == TRACE_ADDR_NONE)
 		return;
+	if (in->mode == TRACE_ADDR_STRIDE && in->active == UINT32_MAX) {
+		/* every lane active: lane k is the k-th (a loop without branches) */
+		for (lane = 0; lane < TRACE_LANES; lane++)
+			addr[lane] = in->base + (addr_t)((int64_t)lane * in->stride);
+		return;
+	}
 	for (lane = 0; lane < TRACE_LANES; lane++) {
 		if (!(in->active & (1u << lane)))
 			continue;

@@ -75,6 +75,11 @@ static void test_base_stride(void **state)
 	assert_int_equal(in.kind, WORKLOAD_OP_STORE);
 	assert_int_equal(a[0], 0x2000);
 	assert_int_equal(a[1], 0x1ff8);
+	/* every lane active (the loop without branches): lane k at base + k stride */
+	parse_ok(&k, "0000 ffffffff 0 STG.E.SYS 2 R2 R4 4 1 0x0000000000003000 -12 0", &in, &b, a);
+	assert_int_equal(a[0], 0x3000);
+	assert_int_equal(a[1], 0x3000 - 12);
+	assert_int_equal(a[31], 0x3000 - 31 * 12);
 	trace_block_free(&b);
 }
 
