@@ -804,11 +804,6 @@ static int inst_tokens(const struct trace_kernel *k, const char *text, struct tr
 	_Static_assert(sizeof x->opcode == sizeof t.t, "the opcode holds a token");
 	memcpy(opcode, t.t, t.n + 1);
 	opcode_n = t.n;
-	i = (uint32_t)opcode_n;
-	if (i > TRACE_OPCODE_MAX - 1)
-		i = TRACE_OPCODE_MAX - 1; /* a longer mnemonic is cut: it only labels reports */
-	memcpy(in->opcode, opcode, i);
-	in->opcode[i] = '\0';
 	EXPECT(next_u64(&t, 10, &nsrc), "expected the number of source "
 	       "registers after the opcode %s", opcode);
 	EXPECT(nsrc <= TRACE_MAX_SRC, "%llu source registers: at most %d are possible",
@@ -855,6 +850,11 @@ static void inst_classify(const struct trace_kernel *k, struct isa_table *isa,
 	enum isa_space space;
 	uint32_t i;
 
+	i = (uint32_t)x->opcode_n;
+	if (i > TRACE_OPCODE_MAX - 1)
+		i = TRACE_OPCODE_MAX - 1; /* a longer mnemonic is cut: it only labels reports */
+	memcpy(in->opcode, x->opcode, i);
+	in->opcode[i] = '\0';
 	isa_describe(isa, x->opcode, x->opcode_n, &op);
 	cls = op.cls;
 	space = op.space;
@@ -1049,9 +1049,9 @@ static inline bool fast_reg(const char **pp, int *r)
  * numbers of at most 19 decimal or 16 hexadecimal digits (these after at most one 0x), signed
  * ones without a '+', the registers above, address modes 0 to 2, no TMA copy. Anything else,
  * well formed or not, gives false, leaving b's count of addresses as it was; inst_tokens then
- * reads the line from its start, with its messages. So this one accepts only lines that
- * one reads alike: test_fast_line_like_general checks that on random lines, read as written
- * and with every space a tab (which only inst_tokens reads). It also finds no binary byte in a
+ * reads the line from its start, with its messages. So it must take only lines that inst_tokens
+ * reads alike: test_fast_line_like_general checks that on random lines, read as written and
+ * with every space a tab (which only inst_tokens reads). It also finds no binary byte in a
  * line it takes (the opcode's bytes are looked at, a version 6 line's unread end searched), so
  * that the reader checks only the lines it refuses for binary data (read_inst). A V100 copy
  * trace's instruction line took the reader about 1,740 host instructions, now about 950.
@@ -1092,11 +1092,6 @@ static bool fast_tokens(const struct trace_kernel *k, const char *p, const char 
 		return false;
 	memcpy(x->opcode, s, x->opcode_n);
 	x->opcode[x->opcode_n] = '\0';
-	i = (uint32_t)x->opcode_n;
-	if (i > TRACE_OPCODE_MAX - 1)
-		i = TRACE_OPCODE_MAX - 1;
-	memcpy(in->opcode, x->opcode, i);
-	in->opcode[i] = '\0';
 	if (!fast_dec(&p, &nsrc) || nsrc > TRACE_MAX_SRC)
 		return false;
 	for (i = 0; i < nsrc; i++) {
@@ -1122,18 +1117,20 @@ static bool fast_tokens(const struct trace_kernel *k, const char *p, const char 
 			in->base = v;
 			in->stride = d;
 		} else {
+			/* list: an address a lane; base-delta: the base (also with no lane active),
+			 * then a delta a lane after the first */
 			cnt = bits_pop32(in->active);
 			out = addrs_reserve(b, cnt > 0 ? cnt : 1);
-			for (i = 0; i < cnt || (mode == 2 && i == 0); i++) {
-				if (mode == 0 || i == 0) {
-					if (!fast_hex(&p, &v))
-						return false;
-					out[i] = v;
-				} else {
-					if (!fast_i64(&p, &d))
-						return false;
-					out[i] = out[i - 1] + (addr_t)d;
-				}
+			i = 0;
+			if (mode == 2) {
+				if (!fast_hex(&p, &v))
+					return false;
+				out[i++] = v;
+			}
+			for (; i < cnt; i++) {
+				if (mode == 0 ? !fast_hex(&p, &v) : !fast_i64(&p, &d))
+					return false;
+				out[i] = mode == 0 ? v : out[i - 1] + (addr_t)d;
 			}
 			in->mode = TRACE_ADDR_LIST;
 			in->base = b->naddrs;
