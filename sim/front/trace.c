@@ -934,10 +934,10 @@ static inline bool fast_end(char c)
 	return c == ' ' || c == '\0';
 }
 
-/* The next token as an unsigned decimal of 1 to 19 digits (so below 2^64), advancing *pp. */
-static inline bool fast_dec(const char **pp, uint64_t *v)
+/* The decimal digits at p, 1 to max of them up to a token's end, into *v: their end, or NULL. */
+static inline const char *fast_digits(const char *p, long max, uint64_t *v)
 {
-	const char *p = fast_skip(*pp), *s = p;
+	const char *s = p;
 	uint64_t x = 0;
 	unsigned d;
 
@@ -945,9 +945,19 @@ static inline bool fast_dec(const char **pp, uint64_t *v)
 		x = x * 10 + d;
 		p++;
 	}
-	if (p == s || p - s > 19 || !fast_end(*p))
-		return false;
+	if (p == s || p - s > max || !fast_end(*p))
+		return NULL;
 	*v = x;
+	return p;
+}
+
+/* The next token as an unsigned decimal of 1 to 19 digits (so below 2^64), advancing *pp. */
+static inline bool fast_dec(const char **pp, uint64_t *v)
+{
+	const char *p = fast_digits(fast_skip(*pp), 19, v);
+
+	if (p == NULL)
+		return false;
 	*pp = p;
 	return true;
 }
@@ -976,18 +986,12 @@ static inline bool fast_hex(const char **pp, uint64_t *v)
 /* The next token as a decimal of 1 to 18 digits (so in int64_t) after at most a '-'. */
 static inline bool fast_i64(const char **pp, int64_t *v)
 {
-	const char *p = fast_skip(*pp), *s;
+	const char *p = fast_skip(*pp);
 	bool neg = *p == '-';
-	uint64_t x = 0;
-	unsigned d;
+	uint64_t x;
 
-	p += neg;
-	s = p;
-	while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
-		x = x * 10 + d;
-		p++;
-	}
-	if (p == s || p - s > 18 || !fast_end(*p))
+	p = fast_digits(p + neg, 18, &x);
+	if (p == NULL)
 		return false;
 	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
 	*pp = p;
@@ -1004,8 +1008,8 @@ static inline bool fast_word(const char *p, const char *word, size_t n)
  * UR<n>, UP<n>, P<n> (1 to 19 digits), URZ, PT and UPT as -1. */
 static inline bool fast_reg(const char **pp, int *r)
 {
-	const char *p = fast_skip(*pp), *s;
-	unsigned d, x = 0;
+	const char *p = fast_skip(*pp), *e;
+	uint64_t x;
 	size_t skip;
 
 	if (p[0] == 'R') {
@@ -1014,22 +1018,20 @@ static inline bool fast_reg(const char **pp, int *r)
 			*pp = p + 2;
 			return true;
 		}
-		for (s = ++p; (d = (unsigned)(unsigned char)*p - '0') <= 9 && p - s < 3; p++)
-			x = x * 10 + d;
-		if (p == s || x > 255 || !fast_end(*p))
+		e = fast_digits(p + 1, 3, &x);
+		if (e == NULL || x > 255)
 			return false;
 		*r = (int)x;
-		*pp = p;
+		*pp = e;
 		return true;
 	}
 	skip = p[0] == 'U' && (p[1] == 'R' || p[1] == 'P') ? 2 : p[0] == 'P' ? 1 : 0;
 	if (skip == 0)
 		return false;
 	*r = -1;
-	for (s = p + skip; (unsigned)(unsigned char)*s - '0' <= 9 && s - (p + skip) < 20; s++)
-		;
-	if (s > p + skip && s - (p + skip) <= 19 && fast_end(*s)) {
-		*pp = s;
+	e = fast_digits(p + skip, 19, &x);
+	if (e != NULL) {
+		*pp = e;
 		return true;
 	}
 	if (fast_word(p, "URZ", 3) || fast_word(p, "UPT", 3)) {
