@@ -3,8 +3,9 @@
  * hand-computed lane addresses (base-delta with the tracer's popcount - 1 deltas, and the
  * parser off-by-one of the reference rejected), line numbers, the opcode kept as a label,
  * opcode classes and widths
- * (trace_isa.h), the latency table, generic accesses by address window, and the register to
- * scoreboard-slot mapping.
+ * (trace_isa.h), the latency table, generic accesses by address window, the register to
+ * scoreboard-slot mapping, and the one-pass reading of a line against the general tokenizer
+ * on random lines.
  */
 #include "config.h"
 
