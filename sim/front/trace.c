@@ -1424,7 +1424,8 @@ static int read_inst(struct trace_reader *r, struct trace_block *b, uint32_t w, 
 				   "instructions (insts = %u), the file ends after %u", w, ninst,
 				   ninst, i);
 	/* A line the fast reading takes has no binary byte and is an instruction; any other is
-	 * checked as src_line and read_warp do, in their order, and read the general way. */
+	 * checked for binary data (as src_line does), then for a blank line or the start of the
+	 * next warp or block, as before, and read the general way. */
 	if (!fast_tokens(k, s->line, s->line + s->line_len, in, b, &x)) {
 		if (line_binary(s, err) != 0)
 			return -1;
