@@ -58,6 +58,22 @@ static inline int text_hex_digit(char c)
 	return v == TEXT_NOT_DIGIT ? -1 : (int)v;
 }
 
+/* The digits of base (2 .. 16) from s up to the first other byte or end, as a number into *v
+ * (wrapping past 2^64 - 1: a caller bounds their count, as text_digits does): the end of the
+ * digits, s when there is none. The one-pass readings of the trace readers take their numbers
+ * with it, straight from the line. */
+static inline const char *text_scan_digits(const char *s, const char *end, unsigned base,
+					   uint64_t *v)
+{
+	uint64_t x = 0;
+	unsigned d;
+
+	for (; s < end && (d = text_digit_value[(unsigned char)*s]) < base; s++)
+		x = x * base + d;
+	*v = x;
+	return s;
+}
+
 /* The digits s[0 .. len) in base (2 .. 16) as a number into *v: TEXT_NUM_BAD when there is none
  * or any other character (whatever came before), TEXT_NUM_OVERFLOW when it passes 2^64 - 1 (*v
  * wrapped). Both trace readers parse their numbers with it (millions of lines). */

@@ -579,15 +579,14 @@ static bool is_space_or_tab(char c)
 static bool plain_dramsim3(struct dram_trace *t, struct dram_trace_rec *r)
 {
 	const char *s = t->rd + t->rd_pos, *end = t->rd + t->rd_len, *p = s, *d;
-	uint64_t addr = 0, cycle = 0;
+	uint64_t addr, cycle;
 	struct tok op;
-	unsigned v;
 	bool write;
 
 	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	for (d = p; p < end && (v = text_digit_value[(unsigned char)*p]) < 16; p++)
-		addr = addr << 4 | v;
+	d = p;
+	p = text_scan_digits(d, end, 16, &addr);
 	if (p == d || p - d > 16 || p == end || !is_space_or_tab(*p))
 		return false;
 	while (p < end && is_space_or_tab(*p))
@@ -607,8 +606,8 @@ static bool plain_dramsim3(struct dram_trace *t, struct dram_trace_rec *r)
 		return false;
 	while (p < end && is_space_or_tab(*p))
 		p++;
-	for (d = p; p < end && (v = text_digit_value[(unsigned char)*p]) < 10; p++)
-		cycle = cycle * 10 + v;
+	d = p;
+	p = text_scan_digits(d, end, 10, &cycle);
 	if (p == d || p - d > 19 || p == end || *p != '\n' || p - s >= DRAM_TRACE_LINE_MAX / 2 ||
 	    cycle < t->last_cycle)
 		return false;
