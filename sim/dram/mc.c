@@ -298,6 +298,8 @@ struct mc_waiters {
 struct mc_port {
 	struct clock_unit *sender;  /* woken when the port is granted an entry */
 	struct link *done;          /* read completions: the access's ctx */
+	uint64_t *line_word;        /* mc_port_watch: bit line_bit set while the port is in line */
+	uint64_t line_bit;
 };
 
 struct mc {
@@ -703,6 +705,8 @@ static void grant(struct mc *m, bool is_write)
 		w->head = w->head + 1 == w->cap ? 0 : w->head + 1;
 		w->n--;
 		w->granted++;
+		if (m->ports[port].line_word != NULL && m->waiters[!is_write].state[port] != WAIT_LINE)
+			*m->ports[port].line_word &= ~m->ports[port].line_bit;
 		if (m->ports[port].sender != NULL)
 			clock_wake(m->ports[port].sender);
 	}
@@ -721,6 +725,8 @@ uint32_t mc_port_add(struct mc *m, struct clock_unit *sender, struct link *done)
 	m->ports = xreallocarray(m->ports, n, sizeof *m->ports);
 	m->ports[m->nports].sender = sender;
 	m->ports[m->nports].done = done;
+	m->ports[m->nports].line_word = NULL;
+	m->ports[m->nports].line_bit = 0;
 	for (i = 0; i < 2; i++) {
 		struct mc_waiters *w = &m->waiters[i];
 
@@ -763,9 +769,13 @@ void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *
 	}
 }
 
-bool mc_port_in_line(const struct mc *m, uint32_t port, bool is_write)
+void mc_port_watch(struct mc *m, uint32_t port, uint64_t *word, uint64_t bit)
 {
-	return m->waiters[is_write].state[port] == WAIT_LINE;
+	SIM_ASSERT(port < m->nports && word != NULL && bit != 0);
+	SIM_ASSERT(m->waiters[0].state[port] != WAIT_LINE && m->waiters[1].state[port] != WAIT_LINE);
+	m->ports[port].line_word = word;
+	m->ports[port].line_bit = bit;
+	*word &= ~bit;
 }
 
 enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a)
@@ -790,6 +800,8 @@ enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a
 				port;
 			w->n++;
 			w->state[port] = WAIT_LINE;
+			if (m->ports[port].line_word != NULL)
+				*m->ports[port].line_word |= m->ports[port].line_bit;
 		}
 		return MC_SEND_WAIT;
 	}
@@ -2152,6 +2164,14 @@ void mc_check(const struct mc *m)
 		/* a line waits only while its entries are short */
 		SIM_ASSERT(m->waiters[i].n == 0 ||
 			   free_entries(m, i == 1) <= m->waiters[i].granted);
+	}
+	/* the senders' mirrors of the line (mc_port_watch) */
+	for (i = 0; i < m->nports; i++) {
+		const struct mc_port *pt = &m->ports[i];
+		bool in_line = m->waiters[0].state[i] == WAIT_LINE ||
+			       m->waiters[1].state[i] == WAIT_LINE;
+
+		SIM_ASSERT(pt->line_word == NULL || ((*pt->line_word & pt->line_bit) != 0) == in_line);
 	}
 }
 

@@ -128,10 +128,15 @@ uint32_t mc_port_add(struct mc *m, struct clock_unit *sender, struct link *done)
 /* map must outlive the controller; part_ports 0: the whole map. */
 void mc_set_map(struct mc *m, struct addrmap *map, uint32_t part_shift, uint32_t part_ports);
 enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a);
-/* True while port waits in the line for an entry of this kind (is_write): until a grant,
- * mc_port_send of such an access answers MC_SEND_WAIT and changes nothing, so a sender may
- * skip the call. */
-bool mc_port_in_line(const struct mc *m, uint32_t port, bool is_write);
+/* Mirrors the port's place in line in the sender's bitmap: from now on bit (one bit) is set in
+ * *word while the port waits in line for an entry of either kind (from the MC_SEND_WAIT that put
+ * it there to the grant), and clear otherwise; the controller sets and clears it, the sender
+ * only reads it. Until the grant, mc_port_send of an access of the kind waited for answers
+ * MC_SEND_WAIT and changes nothing, so a sender that sends one kind at a time on a port (an L2
+ * slice: its miss queue's head for that channel) and has a port on every channel skips the
+ * ports in line by a look at its own words, without touching the controllers. Called before
+ * the port waits; *word must outlive the controller's sends. */
+void mc_port_watch(struct mc *m, uint32_t port, uint64_t *word, uint64_t bit);
 /* Where the controller puts addr sent through port (the whole map, or the partition's share of
  * port: see above); counts a wrapped address as addrmap_decode does. */
 void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *da);

@@ -516,7 +516,10 @@ static void test_controller_wait(void **state)
  * A controller that makes the slice wait holds up only its own accesses. Two channels, 256 B
  * interleave, no hash: lines 0x0 and 0x1000 go to controller 0, 0x100 to controller 1. A and B
  * as in test_controller_wait (B waits in controller 0's line from 12 to 53); C, visible at 13,
- * is sent at 13 behind B in the miss queue: DRAM cycle floor(13 x 725 / 571) = 16.
+ * is sent at 13 behind B in the miss queue: DRAM cycle floor(13 x 725 / 571) = 16. The slice is
+ * ticked while B waits (at 13 for C, later for C's fill and reply): each of those drains counts
+ * B's refusal without asking controller 0 (its port is in line), and the cycles slept between
+ * them count too: 41 refusals again, one a cycle from 12 to 52.
  */
 static void test_controller_wait_others_go(void **state)
 {
@@ -537,6 +540,7 @@ static void test_controller_wait_others_go(void **state)
 	assert_int_equal(at[0], 13);
 	assert_int_equal(at[1], 67);
 	assert_int_equal(at[2], 16);
+	assert_int_equal(stat(e, "l2.mq_refusals"), 41);
 	assert_true(l2_is_idle(e->l2));
 }
 

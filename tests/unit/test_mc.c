@@ -1587,7 +1587,8 @@ static void sender_tick(void *self, cycle_t now)
  * cycle 0 (done 54 and 58, as in test_queue_room); ports 3, 7 and 9 of ten send accesses whose
  * addresses the whole map puts in channel 0. An access sent is taken off the input link one
  * cycle later (its arrival is the cycle it was sent) and a read's ctx comes back on its port's
- * done link.
+ * done link. The senders' mirror of the line (mc_port_watch, bit p for port p) has a port's bit
+ * set from its refusal to its grant.
  */
 static void test_admission_order(void **state)
 {
@@ -1600,6 +1601,7 @@ static void test_admission_order(void **state)
 	struct addrmap_geom g;
 	struct sim_err err;
 	struct mc *m;
+	uint64_t line = ~UINT64_C(0); /* mc_port_watch clears a bit it is given */
 	uint32_t i;
 
 	e->p.read_queue = 2;
@@ -1619,6 +1621,11 @@ static void test_admission_order(void **state)
 		done[i] = link_create("done", 4, 1, e->clk, NULL);
 		assert_int_equal(mc_port_add(m, sender[i], done[i]), i);
 	}
+	mc_port_watch(m, 3, &line, UINT64_C(1) << 3);
+	mc_port_watch(m, 7, &line, UINT64_C(1) << 7);
+	mc_port_watch(m, 9, &line, UINT64_C(1) << 9);
+	assert_int_equal(line, ~UINT64_C(0x288));
+	line = 0;
 	rd_at(e, 0, 0, 1, 0);
 	rd_at(e, 0, 0, 1, 1);
 	a7 = acc_new(e, 1, 1, 0);
@@ -1632,25 +1639,36 @@ static void test_admission_order(void **state)
 	run_to(e, 2);
 	/* Full: port 7, then port 3 are refused and wait in that order. */
 	assert_int_equal(mc_port_send(m, 7, a7), MC_SEND_WAIT);
+	assert_int_equal(line, UINT64_C(1) << 7);
 	assert_int_equal(mc_port_send(m, 3, a3), MC_SEND_WAIT);
+	assert_int_equal(line, (UINT64_C(1) << 7) | (UINT64_C(1) << 3));
+	run_to(e, 53);
+	assert_int_equal(line, (UINT64_C(1) << 7) | (UINT64_C(1) << 3));
 	run_to(e, 54);
 	/* One entry free: it is port 7's (its sender woken, 3's not), though port 3 asks first. */
 	assert_int_equal(mc_pending(m), 1);
 	assert_true(clock_is_awake(sender[7]));
 	assert_false(clock_is_awake(sender[3]));
+	assert_int_equal(line, UINT64_C(1) << 3);
 	assert_int_equal(mc_port_send(m, 3, a3), MC_SEND_WAIT);
 	assert_int_equal(mc_port_send(m, 7, a7), MC_SEND_OK);
 	assert_int_equal(mc_pending(m), 2); /* on the input link, counted */
 	assert_int_equal(link_occupancy(in), 1);
 	assert_int_equal(mc_port_send(m, 3, a3), MC_SEND_WAIT);
+	assert_int_equal(line, UINT64_C(1) << 3);
 	run_to(e, 58);
 	assert_int_equal(link_occupancy(in), 0);
+	assert_int_equal(line, 0);
 	/* The next entry is port 3's; port 9, new, asks first and queues behind. */
 	assert_int_equal(mc_port_send(m, 9, a9), MC_SEND_WAIT);
 	assert_int_equal(mc_port_send(m, 3, a3), MC_SEND_OK);
+	assert_int_equal(line, UINT64_C(1) << 9);
 	/* Full again: port 3's second access waits behind 9. */
 	assert_int_equal(mc_port_send(m, 3, a3b), MC_SEND_WAIT);
+	assert_int_equal(line, (UINT64_C(1) << 9) | (UINT64_C(1) << 3));
+	mc_check(m);
 	run_to(e, 300);
+	assert_int_equal(line, 0);
 	assert_int_equal(mc_pending(m), 0);
 	assert_int_equal(mc_requests_pending(m), 0);
 	/* Drained: two entries free, granted to 9 and 3, the whole line (each sender woken: 9 once,
@@ -1677,6 +1695,82 @@ static void test_admission_order(void **state)
 	link_destroy(in);
 	for (i = 0; i < 10; i++)
 		link_destroy(done[i]);
+}
+
+/*
+ * mc_port_watch with a port in line for both kinds: read queue of 1 and write queue of 2, all
+ * taken at cycle 0 (two writes reach write_high: the drain serves them first); port 0 sends a
+ * read, then a write, and both wait: its bit is set. The writes' entries free first and the
+ * write is granted (the sender woken) while the read still waits: the bit stays set. The read's
+ * grant clears it.
+ */
+static void test_port_watch_both_kinds(void **state)
+{
+	struct env *e = env_new(state, DRAM_STD_GDDR6, 14.0, 1);
+	struct mc_access *r, *w;
+	struct clock_unit *sender;
+	struct link *done, *in;
+	struct addrmap map;
+	struct addrmap_params ap;
+	struct addrmap_geom g;
+	struct sim_err err;
+	struct mc *m;
+	uint64_t line = 0;
+	cycle_t c, first;
+
+	e->p.read_queue = 1;
+	e->p.write_queue = 2;
+	e->p.write_high = 2;
+	e->p.write_low = 0;
+	env_start(e, 1);
+	m = e->mc[0];
+	memset(&ap, 0, sizeof ap);
+	memset(&err, 0, sizeof err);
+	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
+	ap.interleave_bytes = 256;
+	mc_map_geom(&e->p, &e->s, 1, &g);
+	assert_int_equal(addrmap_init(&map, &ap, &g, &err), 0);
+	in = link_create("in", 64, 1, e->clk, NULL);
+	mc_set_input(m, in);
+	mc_set_map(m, &map, 0, 0);
+	sender = clock_attach(e->clk, "sender", sender_tick, &sender);
+	done = link_create("done", 4, 1, e->clk, NULL);
+	assert_int_equal(mc_port_add(m, sender, done), 0);
+	mc_port_watch(m, 0, &line, 1);
+	rd_at(e, 0, 0, 1, 0);
+	wr_at(e, 0, 1, 1, 0);
+	wr_at(e, 0, 1, 1, 1);
+	r = acc_new(e, 2, 1, 0);
+	w = acc_new(e, 3, 1, 0);
+	w->is_write = true;
+	r->addr = addrmap_encode(&map, &r->da);
+	w->addr = addrmap_encode(&map, &w->da);
+	run_to(e, 2);
+	assert_int_equal(mc_port_send(m, 0, r), MC_SEND_WAIT);
+	assert_int_equal(line, 1);
+	assert_int_equal(mc_port_send(m, 0, w), MC_SEND_WAIT);
+	assert_int_equal(line, 1);
+	for (c = 3; c < 2000 && clock_unit_ticks(sender) == 0; c++)
+		run_to(e, c);
+	/* the write's grant: accepted, the read still in line, the bit still set */
+	first = c - 1;
+	assert_int_equal(clock_unit_ticks(sender), 1);
+	assert_int_equal(line, 1);
+	assert_int_equal(mc_port_send(m, 0, r), MC_SEND_WAIT);
+	assert_int_equal(mc_port_send(m, 0, w), MC_SEND_OK);
+	assert_int_equal(line, 1);
+	mc_check(m);
+	for (; c < 4000 && clock_unit_ticks(sender) == 1; c++)
+		run_to(e, c);
+	/* the read's grant, later: the bit clear */
+	assert_int_equal(clock_unit_ticks(sender), 2);
+	assert_true(c - 1 > first);
+	assert_int_equal(line, 0);
+	assert_int_equal(mc_port_send(m, 0, r), MC_SEND_OK);
+	assert_int_equal(line, 0);
+	finish(e);
+	link_destroy(in);
+	link_destroy(done);
 }
 
 /* A producer that offers its accesses with mc_try_enqueue and goes to sleep when refused, as
@@ -1795,6 +1889,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_producer_woken, env_free),
 		cmocka_unit_test_teardown(test_accept_per_cycle, env_free),
 		cmocka_unit_test_teardown(test_admission_order, env_free),
+		cmocka_unit_test_teardown(test_port_watch_both_kinds, env_free),
 		cmocka_unit_test_teardown(test_lazy_refresh, env_free),
 		cmocka_unit_test_teardown(test_lookahead, env_free),
 		cmocka_unit_test_teardown(test_lookahead_drain_end, env_free),
