@@ -1581,6 +1581,27 @@ static void sender_tick(void *self, cycle_t now)
 	clock_sleep(*u);
 }
 
+/* Controller 0 of e (started) takes accesses from ports: its input link (returned) and a map
+ * (row:col:ba:bg:pc:ch, 256 B interleave) of one channel, written to *map. */
+static struct link *ports_input(struct env *e, struct addrmap *map)
+{
+	struct addrmap_params ap;
+	struct addrmap_geom g;
+	struct sim_err err;
+	struct link *in;
+
+	memset(&ap, 0, sizeof ap);
+	memset(&err, 0, sizeof err);
+	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
+	ap.interleave_bytes = 256;
+	mc_map_geom(&e->p, &e->s, 1, &g);
+	assert_int_equal(addrmap_init(map, &ap, &g, &err), 0);
+	in = link_create("in", 64, 1, e->clk, NULL);
+	mc_set_input(e->mc[0], in);
+	mc_set_map(e->mc[0], map, 0, 0);
+	return in;
+}
+
 /*
  * mc_port_send: entries that free go to the ports refused first, whoever sends first in the
  * cycle, and the port granted one has its sender woken. Read queue of 2, both entries taken at
@@ -1597,9 +1618,6 @@ static void test_admission_order(void **state)
 	struct clock_unit *sender[10];
 	struct link *done[10], *in;
 	struct addrmap map;
-	struct addrmap_params ap;
-	struct addrmap_geom g;
-	struct sim_err err;
 	struct mc *m;
 	uint64_t line = ~UINT64_C(0); /* mc_port_watch clears a bit it is given */
 	uint32_t i;
@@ -1607,15 +1625,7 @@ static void test_admission_order(void **state)
 	e->p.read_queue = 2;
 	env_start(e, 1);
 	m = e->mc[0];
-	memset(&ap, 0, sizeof ap);
-	memset(&err, 0, sizeof err);
-	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
-	ap.interleave_bytes = 256;
-	mc_map_geom(&e->p, &e->s, 1, &g);
-	assert_int_equal(addrmap_init(&map, &ap, &g, &err), 0);
-	in = link_create("in", 64, 1, e->clk, NULL);
-	mc_set_input(m, in);
-	mc_set_map(m, &map, 0, 0);
+	in = ports_input(e, &map);
 	for (i = 0; i < 10; i++) {
 		sender[i] = clock_attach(e->clk, "sender", sender_tick, &sender[i]);
 		done[i] = link_create("done", 4, 1, e->clk, NULL);
@@ -1711,9 +1721,6 @@ static void test_port_watch_both_kinds(void **state)
 	struct clock_unit *sender;
 	struct link *done, *in;
 	struct addrmap map;
-	struct addrmap_params ap;
-	struct addrmap_geom g;
-	struct sim_err err;
 	struct mc *m;
 	uint64_t line = 0;
 	cycle_t c, first;
@@ -1724,15 +1731,7 @@ static void test_port_watch_both_kinds(void **state)
 	e->p.write_low = 0;
 	env_start(e, 1);
 	m = e->mc[0];
-	memset(&ap, 0, sizeof ap);
-	memset(&err, 0, sizeof err);
-	snprintf(ap.order, sizeof ap.order, "row:col:ba:bg:pc:ch");
-	ap.interleave_bytes = 256;
-	mc_map_geom(&e->p, &e->s, 1, &g);
-	assert_int_equal(addrmap_init(&map, &ap, &g, &err), 0);
-	in = link_create("in", 64, 1, e->clk, NULL);
-	mc_set_input(m, in);
-	mc_set_map(m, &map, 0, 0);
+	in = ports_input(e, &map);
 	sender = clock_attach(e->clk, "sender", sender_tick, &sender);
 	done = link_create("done", 4, 1, e->clk, NULL);
 	assert_int_equal(mc_port_add(m, sender, done), 0);
