@@ -135,7 +135,7 @@ enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a
  * MC_SEND_WAIT and changes nothing, so a sender that sends one kind at a time on a port (an L2
  * slice: its miss queue's head for that channel) and has a port on every channel skips the
  * ports in line by a look at its own words, without touching the controllers. Called before
- * the port waits; *word must outlive the controller's sends. */
+ * the port waits; *word must stay valid while the controller runs (its grants write it). */
 void mc_port_watch(struct mc *m, uint32_t port, uint64_t *word, uint64_t bit);
 /* Where the controller puts addr sent through port (the whole map, or the partition's share of
  * port: see above); counts a wrapped address as addrmap_decode does. */
