@@ -993,9 +993,10 @@ static void l2_drain(struct l2 *l2, cycle_t now)
 		return;
 	for (w = 0; w <= l2->nch / 64; w++) {
 		uint64_t busy = l2->mq_busy[w], in_line = busy & l2->mq_inline[w];
+		uint32_t waiting = bits_pop64(in_line);
 
-		l2->st.mq_refusals += bits_pop64(in_line);
-		l2->ch_waiting += bits_pop64(in_line);
+		l2->st.mq_refusals += waiting;
+		l2->ch_waiting += waiting;
 		for (busy &= ~in_line; busy != 0; busy &= busy - 1) {
 			uint32_t f = w * 64 + (uint32_t)__builtin_ctzll(busy);
 
