@@ -334,57 +334,110 @@ static uint32_t *field_ptr(struct dram_addr *a, enum addrmap_field f)
 	}
 }
 
-/* decode when every size is a power of two (m->pow2): the same fields and wrap. */
-static bool decode_pow2(const struct addrmap *m, addr_t addr, struct dram_addr *out)
+/* The interleave chunk of addr, q = (addr / burst_bytes) / col_lo, and in *lo the burst's place
+ * in it: every field of an address but the column's low part is its chunk's (the hashes read the
+ * row alone), which decode_chunk finds and addrmap_decode_memo keeps. */
+static inline uint64_t chunk_of(const struct addrmap *m, addr_t addr, uint32_t *lo)
 {
-	uint64_t bi = addr >> m->burst_shift, q = bi >> m->lo_bits;
+	uint64_t bi;
+	uint32_t r;
 
-	out->ch = (uint32_t)(q >> m->pos[AM_CH]) & m->mask[AM_CH];
-	out->pc = (uint32_t)(q >> m->pos[AM_PC]) & m->mask[AM_PC];
-	out->bg = (uint32_t)(q >> m->pos[AM_BG]) & m->mask[AM_BG];
-	out->ba = (uint32_t)(q >> m->pos[AM_BA]) & m->mask[AM_BA];
-	out->row = (uint32_t)(q >> m->pos[AM_ROW]) & m->mask[AM_ROW];
-	out->col = ((uint32_t)(q >> m->pos[AM_COL]) & m->mask[AM_COL]) << m->lo_bits |
-		   ((uint32_t)bi & (m->col_lo - 1));
-	hash_fields(m, out, false);
-	return (q >> m->top) != 0;
+	if (m->pow2) {
+		bi = addr >> m->burst_shift;
+		*lo = (uint32_t)bi & (m->col_lo - 1);
+		return bi >> m->lo_bits;
+	}
+	bi = divmod(addr, m->g.burst_bytes, &r);
+	return divmod(bi, m->col_lo, lo);
 }
 
-/* The decode; returns whether the address wrapped (was at or past the capacity). */
-static bool decode(const struct addrmap *m, addr_t addr, struct dram_addr *out)
+/* The fields of chunk q, the column that of its first burst (a multiple of col_lo); returns
+ * whether the chunk wrapped (was at or past the capacity). Every size a power of two
+ * (m->pow2): each field with a shift and a mask, the loop's result. */
+static bool decode_chunk(const struct addrmap *m, uint64_t q, struct dram_addr *out)
 {
-	uint32_t lo, r, v[AM_FIELD_COUNT];
-	uint64_t q;
+	uint32_t v[AM_FIELD_COUNT];
+	bool wrapped;
 	int i;
 
-	if (m->pow2)
-		return decode_pow2(m, addr, out);
-	q = divmod(addr, m->g.burst_bytes, &r);
-	q = divmod(q, m->col_lo, &lo);
-	for (i = 0; i < AM_FIELD_COUNT; i++)
-		q = divmod(q, m->order_size[i], &v[m->order[i]]);
-	out->ch = v[AM_CH];
-	out->pc = v[AM_PC];
-	out->bg = v[AM_BG];
-	out->ba = v[AM_BA];
-	out->row = v[AM_ROW];
-	out->col = v[AM_COL] * m->col_lo + lo;
+	if (m->pow2) {
+		out->ch = (uint32_t)(q >> m->pos[AM_CH]) & m->mask[AM_CH];
+		out->pc = (uint32_t)(q >> m->pos[AM_PC]) & m->mask[AM_PC];
+		out->bg = (uint32_t)(q >> m->pos[AM_BG]) & m->mask[AM_BG];
+		out->ba = (uint32_t)(q >> m->pos[AM_BA]) & m->mask[AM_BA];
+		out->row = (uint32_t)(q >> m->pos[AM_ROW]) & m->mask[AM_ROW];
+		out->col = ((uint32_t)(q >> m->pos[AM_COL]) & m->mask[AM_COL]) << m->lo_bits;
+		wrapped = (q >> m->top) != 0;
+	} else {
+		for (i = 0; i < AM_FIELD_COUNT; i++)
+			q = divmod(q, m->order_size[i], &v[m->order[i]]);
+		out->ch = v[AM_CH];
+		out->pc = v[AM_PC];
+		out->bg = v[AM_BG];
+		out->ba = v[AM_BA];
+		out->row = v[AM_ROW];
+		out->col = v[AM_COL] * m->col_lo;
+		wrapped = q != 0;
+	}
 	hash_fields(m, out, false);
-	return q != 0;
+	return wrapped;
 }
 
 void addrmap_decode(struct addrmap *m, addr_t addr, struct dram_addr *out)
 {
-	if (decode(m, addr, out))
+	uint32_t lo;
+
+	if (decode_chunk(m, chunk_of(m, addr, &lo), out))
 		m->wrapped++;
+	out->col += lo;
+}
+
+/* The chunk's fields from the memo, decoded first if it holds another chunk. */
+static const struct addrmap_memo *memo_chunk(const struct addrmap *m, struct addrmap_memo *memo,
+					     addr_t addr, uint32_t *lo)
+{
+	uint64_t q = chunk_of(m, addr, lo);
+
+	if (memo->key != q + 1) {
+		memo->wrapped = decode_chunk(m, q, &memo->a);
+		memo->key = q + 1;
+	}
+#ifdef SIM_DEBUG
+	{
+		struct dram_addr check;
+
+		SIM_ASSERT(decode_chunk(m, q, &check) == memo->wrapped);
+		SIM_ASSERT(memcmp(&check, &memo->a, sizeof check) == 0);
+	}
+#endif
+	return memo;
+}
+
+void addrmap_decode_memo(struct addrmap *m, struct addrmap_memo *memo, addr_t addr,
+			 struct dram_addr *out)
+{
+	uint32_t lo;
+	const struct addrmap_memo *c = memo_chunk(m, memo, addr, &lo);
+
+	*out = c->a;
+	out->col += lo;
+	m->wrapped += c->wrapped;
 }
 
 uint32_t addrmap_channel(const struct addrmap *m, addr_t addr)
 {
 	struct dram_addr a;
+	uint32_t lo;
 
-	decode(m, addr, &a);
+	decode_chunk(m, chunk_of(m, addr, &lo), &a);
 	return a.ch;
+}
+
+uint32_t addrmap_channel_memo(const struct addrmap *m, struct addrmap_memo *memo, addr_t addr)
+{
+	uint32_t lo;
+
+	return memo_chunk(m, memo, addr, &lo)->a.ch;
 }
 
 addr_t addrmap_encode(const struct addrmap *m, const struct dram_addr *a)

@@ -81,6 +81,23 @@ int addrmap_init(struct addrmap *m, const struct addrmap_params *p, const struct
 void addrmap_decode(struct addrmap *m, addr_t addr, struct dram_addr *out);
 /* The channel addrmap_decode puts addr in (nothing counted): for a requester that only routes. */
 uint32_t addrmap_channel(const struct addrmap *m, addr_t addr);
+/*
+ * The same decodes for a caller that decodes runs of nearby addresses (an L2 slice's sector
+ * misses, a controller's accesses as a slice sends them, the bursts of a DRAM trace's request):
+ * every field of an address but the column's lowest part is its interleave chunk's
+ * (dram.map.interleave_bytes; the hashes read the row alone), so the memo keeps the last chunk
+ * decoded and an address in it costs a copy. The same answers (and wrapped count) as
+ * addrmap_decode and addrmap_channel. A memo is the caller's, for one map; zeroed, it holds
+ * nothing.
+ */
+struct addrmap_memo {
+	uint64_t key;        /* the chunk held, plus one (0: none) */
+	struct dram_addr a;  /* its fields, col its first burst's */
+	bool wrapped;        /* whether it is at or past the capacity */
+};
+void addrmap_decode_memo(struct addrmap *m, struct addrmap_memo *memo, addr_t addr,
+			 struct dram_addr *out);
+uint32_t addrmap_channel_memo(const struct addrmap *m, struct addrmap_memo *memo, addr_t addr);
 /* The lowest byte address that decodes to a (inverse of addrmap_decode). */
 addr_t addrmap_encode(const struct addrmap *m, const struct dram_addr *a);
 /* "row:col:ba:bg:pc:ch" style description of the effective map, for reports. */

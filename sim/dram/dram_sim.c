@@ -60,6 +60,7 @@ struct dram_totals {
 struct dram_sim {
 	struct dram_spec spec;
 	struct addrmap map;
+	struct addrmap_memo map_memo; /* map's last chunk (a request's bursts share it) */
 	struct dram_sim_opts o;
 	const struct mc_params *mcp;
 	struct eventq *q;
@@ -372,7 +373,7 @@ static bool present(struct dram_sim *ds, cycle_t now)
 
 			memset(acc, 0, sizeof *acc);
 			acc->addr = ba;
-			addrmap_decode(&ds->map, ba, &acc->da);
+			addrmap_decode_memo(&ds->map, &ds->map_memo, ba, &acc->da);
 			acc->is_write = rec->is_write;
 			acc->partial = rec->is_write &&
 				       (ba < rec->addr || ba + ds->spec.burst_bytes > end);

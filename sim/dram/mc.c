@@ -300,6 +300,9 @@ struct mc_port {
 	struct link *done;          /* read completions: the access's ctx */
 	uint64_t *line_word;        /* mc_port_watch: bit line_bit set while the port is in line */
 	uint64_t line_bit;
+	/* the map's last chunk this port sent: a slice sends its accesses to a channel in order,
+	 * a line's sectors one after another (among other slices' on a busy controller) */
+	struct addrmap_memo memo;
 };
 
 struct mc {
@@ -727,6 +730,7 @@ uint32_t mc_port_add(struct mc *m, struct clock_unit *sender, struct link *done)
 	m->ports[m->nports].done = done;
 	m->ports[m->nports].line_word = NULL;
 	m->ports[m->nports].line_bit = 0;
+	m->ports[m->nports].memo = (struct addrmap_memo){ 0 };
 	for (i = 0; i < 2; i++) {
 		struct mc_waiters *w = &m->waiters[i];
 
@@ -742,7 +746,11 @@ uint32_t mc_port_add(struct mc *m, struct clock_unit *sender, struct link *done)
 
 void mc_set_map(struct mc *m, struct addrmap *map, uint32_t part_shift, uint32_t part_ports)
 {
+	uint32_t i;
+
 	m->map = map;
+	for (i = 0; i < m->nports; i++)
+		m->ports[i].memo = (struct addrmap_memo){ 0 };
 	m->part_shift = part_shift;
 	m->part_ports = part_ports;
 }
@@ -754,8 +762,12 @@ void mc_set_shared(struct mc *m, struct mc_shared *shared)
 
 void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *da)
 {
+	struct addrmap_memo *memo;
+
+	SIM_ASSERT(port < m->nports);
+	memo = &m->ports[port].memo;
 	if (m->part_ports == 0) {
-		addrmap_decode(m->map, addr, da);
+		addrmap_decode_memo(m->map, memo, addr, da);
 		SIM_ASSERT(da->ch == m->ch);
 		return;
 	}
@@ -763,8 +775,10 @@ void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *
 		addr_t gran = (addr_t)1 << m->part_shift;
 
 		SIM_ASSERT(port < m->part_ports);
-		addrmap_decode(m->map, ((addr >> m->part_shift) * m->part_ports + port) * gran +
-					       (addr & (gran - 1)), da);
+		addrmap_decode_memo(m->map, memo,
+				    ((addr >> m->part_shift) * m->part_ports + port) * gran +
+					    (addr & (gran - 1)),
+				    da);
 		da->ch = m->ch;
 	}
 }

@@ -138,7 +138,8 @@ enum mc_send mc_port_send(struct mc *m, uint32_t port, const struct mc_access *a
  * the port waits; *word must stay valid while the controller runs (its grants write it). */
 void mc_port_watch(struct mc *m, uint32_t port, uint64_t *word, uint64_t bit);
 /* Where the controller puts addr sent through port (the whole map, or the partition's share of
- * port: see above); counts a wrapped address as addrmap_decode does. */
+ * port: see above); counts a wrapped address as addrmap_decode does. Each port keeps the last
+ * interleave chunk it decoded (addrmap_decode_memo): a slice sends a line's sectors in a row. */
 void mc_port_decode(struct mc *m, uint32_t port, addr_t addr, struct dram_addr *da);
 /*
  * What every controller of a machine shares, owned by the integrator: the distribution of read

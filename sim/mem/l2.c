@@ -298,6 +298,7 @@ struct l2 {
 	struct mc **mcs;
 	uint32_t *ports, nch;
 	const struct addrmap *map;      /* l2_set_dram: the channel of an address */
+	struct addrmap_memo map_memo;   /* map's last chunk (a line's sectors share it) */
 	const struct slice_hash *part;  /* l2_set_partition: slice-local addresses go down */
 	const struct slice_hash *hash;  /* l2_set_local_index */
 	struct cache *c;
@@ -443,6 +444,7 @@ void l2_set_dram(struct l2 *l2, struct mc *const *mcs, const uint32_t *ports,
 {
 	set_mcs(l2, mcs, ports, map->g.channels);
 	l2->map = map;
+	l2->map_memo = (struct addrmap_memo){ 0 };
 }
 
 void l2_set_partition(struct l2 *l2, struct mc *mc, uint32_t port, const struct slice_hash *h)
@@ -543,7 +545,7 @@ static struct l2_acc *mq_push(struct l2 *l2, addr_t addr, bool is_write, bool pa
 
 	SIM_ASSERT(l2->mq_n < l2->p.miss_queue);
 	a->addr = addr;
-	a->ch = l2->map != NULL ? addrmap_channel(l2->map, addr) : 0;
+	a->ch = l2->map != NULL ? addrmap_channel_memo(l2->map, &l2->map_memo, addr) : 0;
 	a->is_write = is_write;
 	a->partial = partial;
 	a->remote = !is_write && is_far(l2, addr);

@@ -2,8 +2,8 @@
  * test_addrmap.c - the DRAM address map: hand-computed decodes with and without hashing, channel
  * interleaving, how hashing spreads rows, exhaustive bijection on small odd geometries (12 and 3
  * channels, 60-burst inline-ECC rows), the power-of-two decode against the mixed-radix loop on
- * every order, wrap-around, the report string, every init error message, and the dram.map field
- * table through the config loader.
+ * every order, wrap-around, the memo of a caller's last chunk against the plain decode, the report
+ * string, every init error message, and the dram.map field table through the config loader.
  */
 #include "config.h"
 
@@ -443,6 +443,105 @@ static void test_wrap_counts(void **state)
 	assert_int_equal(m.wrapped, 2);
 }
 
+/* The memo (addrmap_decode_memo, addrmap_channel_memo) against the plain decode on walks that
+ * stay in a chunk, step to the next, jump anywhere below the capacity, past it, and back to the
+ * chunk before last: the same fields, channel and wrap count, on power-of-two and mixed-radix
+ * maps, hashed and not, at three interleaves. A memo that reused its chunk for another, left
+ * out the column's low part or the wrap, fails here. */
+static void check_memo_like_decode(const struct addrmap_params *p, const struct addrmap_geom *g,
+				   gsl_rng *r)
+{
+	struct addrmap plain, memod;
+	struct addrmap_memo memo, chmemo;
+	uint64_t addr = 0, before_last = 0, last_chunk = 0;
+	size_t k;
+
+	init_ok(&plain, p, g);
+	init_ok(&memod, p, g);
+	memset(&memo, 0, sizeof memo);
+	memset(&chmemo, 0, sizeof chmemo);
+	for (k = 0; k < 4000; k++) {
+		uint32_t step = (uint32_t)gsl_rng_uniform_int(r, 16);
+		struct dram_addr a, b;
+		uint64_t chunk;
+
+		if (step < 8) /* the next burst, often in the same chunk */
+			addr += g->burst_bytes;
+		else if (step < 11) /* a byte further in the same burst, or the next */
+			addr += gsl_rng_uniform_int(r, g->burst_bytes);
+		else if (step < 13)
+			addr = ((uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r)) % plain.capacity_bytes;
+		else if (step < 14) /* anywhere in 64 bits: past the capacity */
+			addr = (uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r);
+		else /* the chunk before last again */
+			addr = before_last * p->interleave_bytes +
+			       gsl_rng_uniform_int(r, p->interleave_bytes);
+		addrmap_decode(&plain, addr, &a);
+		addrmap_decode_memo(&memod, &memo, addr, &b);
+		if (memcmp(&a, &b, sizeof a) != 0)
+			fail_msg("%s il %u: %#llx: the memo gives ch %u pc %u bg %u ba %u row %u col "
+				 "%u, the decode ch %u pc %u bg %u ba %u row %u col %u", p->order,
+				 p->interleave_bytes, (unsigned long long)addr, b.ch, b.pc, b.bg,
+				 b.ba, b.row, b.col, a.ch, a.pc, a.bg, a.ba, a.row, a.col);
+		assert_int_equal(addrmap_channel_memo(&memod, &chmemo, addr), a.ch);
+		assert_int_equal(addrmap_channel(&plain, addr), a.ch);
+		chunk = addr / p->interleave_bytes;
+		if (chunk != last_chunk) {
+			before_last = last_chunk;
+			last_chunk = chunk;
+		}
+	}
+	assert_int_equal(memod.wrapped, plain.wrapped);
+	assert_true(plain.wrapped > 50);
+}
+
+static void test_memo_like_decode(void **state)
+{
+	static const char *const orders[] = { "row:col:ba:bg:pc:ch", "ch:row:ba:bg:col:pc",
+					      "row:ba:bg:col:pc:ch" };
+	static const uint32_t interleave[] = { 32, 256, 1024 }, interleave60[] = { 32, 128, 384 };
+	static const struct addrmap_geom hbm = { 8, 2, 4, 4, 32768, 32, 32 };
+	struct addrmap_geom g12 = geom(12, 1, 4, 4, 16384, 64), g60 = gddr6;
+	const struct addrmap_geom *gs[] = { &gddr6, &hbm, &g12, &g60 };
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct addrmap m;
+	struct addrmap_memo memo;
+	struct dram_addr a, b;
+	size_t o, il, h, gi;
+
+	(void)state;
+	gsl_rng_set(r, 11);
+	g60.bursts_per_row = 60; /* inline ECC's rows: 60 bursts, col_hi not a power of two */
+	for (gi = 0; gi < 4; gi++)
+	for (o = 0; o < 3; o++)
+	for (il = 0; il < 3; il++)
+	for (h = 0; h < 4; h++) {
+		/* a 60-burst row (1,920 B) takes 32, 128 and 384 B chunks (12 bursts: col_lo
+		 * not a power of two either) */
+		uint32_t chunk = gi == 3 ? interleave60[il] : interleave[il];
+		struct addrmap_params p = params(orders[o], chunk, h & 1, h & 2);
+
+		check_memo_like_decode(&p, gs[gi], r);
+	}
+	gsl_rng_free(r);
+
+	/* The chunk it keeps: 256 B interleave, 32 B bursts: bursts 0..7 of a chunk share it. */
+	{
+		struct addrmap_params p = params("row:col:ba:bg:pc:ch", 256, true, true);
+
+		init_ok(&m, &p, &gddr6);
+		memset(&memo, 0, sizeof memo);
+		addrmap_decode_memo(&m, &memo, 5 * 256 + 32, &a);
+		assert_int_equal(memo.key, 5 + 1);
+		addrmap_decode_memo(&m, &memo, 5 * 256 + 7 * 32 + 31, &b);
+		assert_int_equal(memo.key, 5 + 1);
+		assert_int_equal(b.col, a.col + 6);
+		addrmap_decode_memo(&m, &memo, 6 * 256, &b);
+		assert_int_equal(memo.key, 6 + 1);
+		assert_int_not_equal(b.ch, a.ch);
+	}
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Reports
  */
@@ -611,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_bijection_pow2),
 		cmocka_unit_test(test_pow2_decode_like_loop),
 		cmocka_unit_test(test_wrap_counts),
+		cmocka_unit_test(test_memo_like_decode),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_init_errors),
 		cmocka_unit_test(test_fields_table),
