@@ -371,6 +371,7 @@ static void trace_step(struct analysis *a, struct aslot *s, struct awarp *w)
 		inst.active_mask = ti->active;
 		inst.size = ti->bytes;
 		inst.is_store = ti->kind == WORKLOAD_OP_STORE;
+		inst.dense = false;
 		mem_inst(a, trace_rec(a, ti), &inst, s->sm);
 		advance(a, s, w);
 		break;
@@ -392,6 +393,7 @@ static int step(struct analysis *a, struct aslot *s, struct awarp *w, struct sim
 	uint32_t lane;
 
 	a->warp_insts++;
+	inst.dense = false; /* wexec_addrs writes every lane */
 	switch (op->kind) {
 	case WORKLOAD_OP_ALU:
 	case WORKLOAD_OP_SHARED_LOAD:

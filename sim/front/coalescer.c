@@ -342,8 +342,10 @@ static bool file_row(const struct coalescer *c, const struct coal_inst *in, stru
 
 	if (in->active_mask != UINT32_MAX || end < a || end > (addr_t)0 - line_bytes)
 		return false;
-	for (lane = 1; lane < COAL_LANES; lane++)
-		diff |= in->addr[lane] - (a + lane * size);
+	/* a dense instruction's lanes are these by its producer's word */
+	if (!in->dense)
+		for (lane = 1; lane < COAL_LANES; lane++)
+			diff |= in->addr[lane] - (a + lane * size);
 	if (diff != 0)
 		return false;
 	for (line = a & ~(line_bytes - 1); line < end; line += line_bytes, k++) {
@@ -362,24 +364,47 @@ static bool file_row(const struct coalescer *c, const struct coal_inst *in, stru
 	return true;
 }
 
+/* in with every lane's address written: in itself, or a dense instruction's lanes from its
+ * addr[0] in *full (struct coal_inst.dense). */
+static const struct coal_inst *lanes_of(const struct coal_inst *in, struct coal_inst *full)
+{
+	uint32_t lane;
+
+	if (!in->dense)
+		return in;
+	*full = *in;
+	full->dense = false;
+	for (lane = 1; lane < COAL_LANES; lane++)
+		full->addr[lane] = in->addr[0] + lane * (addr_t)in->size;
+	return full;
+}
+
 uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_line *out,
 		  uint32_t max_out)
 {
 	struct coal_line e[COAL_MAX_LINES];
+	struct coal_inst full;
 	uint32_t n = 0, i;
 	uint64_t bytes = 0, sectors = 0;
 	bool row;
 
 	SIM_ASSERT(in->size >= 1 && in->size <= COAL_MAX_ACCESS_BYTES);
+	SIM_ASSERT(!in->dense || in->active_mask == UINT32_MAX);
+#ifdef SIM_DEBUG
+	/* the producers of the debug build write every lane of a dense instruction: its word */
+	for (i = 1; in->dense && i < COAL_LANES; i++)
+		SIM_ASSERT(in->addr[i] == in->addr[0] + i * (addr_t)in->size);
+#endif
 	row = file_row(c, in, e, &n);
-	if (!row)
-		n = file_lanes(c, in, e);
+	if (!row) /* a dense warp's too, at the top of the address space */
+		n = file_lanes(c, lanes_of(in, &full), e);
 #ifdef SIM_DEBUG
 	if (row) {
 		/* the debug build files the lanes one by one too: the same entries */
 		struct coal_line ref[COAL_MAX_LINES];
 
-		SIM_ASSERT(file_lanes(c, in, ref) == n && memcmp(ref, e, n * sizeof *e) == 0);
+		SIM_ASSERT(file_lanes(c, lanes_of(in, &full), ref) == n &&
+			   memcmp(ref, e, n * sizeof *e) == 0);
 	}
 #endif
 
@@ -390,7 +415,7 @@ uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_l
 		sectors += (uint64_t)bits_pop32(e[i].sector_mask);
 	}
 #ifdef SIM_DEBUG
-	coal_line_check(c, in, e, n); /* every instruction: the debug build's (tests run it) */
+	coal_line_check(c, lanes_of(in, &full), e, n); /* the debug build's (tests run it) */
 #endif
 	if (n > 0)
 		memcpy(out, e, n * sizeof *e);

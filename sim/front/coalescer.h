@@ -78,6 +78,10 @@ struct coal_inst {
 	addr_t addr[COAL_LANES];  /* first byte each lane accesses (any alignment) */
 	uint32_t size;            /* bytes per lane: 1, 2, 4, 8 or 16 (any of 1..16 is accepted) */
 	bool is_store;
+	/* The producer's word that every lane is active and lane i reads addr[0] + i x size (a
+	 * unit-stride warp, as an affine index's row or a trace's base-stride line tells): then
+	 * only addr[0] is read, and the coalescer does not check the other 31. false: addr[]. */
+	bool dense;
 };
 
 /* One request: everything the instruction touches in one line. */

@@ -577,19 +577,25 @@ static void ldst_fill(struct sm_core *sm, struct warp *w, struct coal_inst *inst
 }
 
 /* Lane addresses of memory instruction op of w: decoded from the trace, or the workload op's
- * index expression evaluated (false after front_fail on an evaluation error). */
-static bool lane_addrs(struct sm_core *sm, struct warp *w, const struct winst *op, addr_t *addr)
+ * index expression evaluated (false after front_fail on an evaluation error). With dense (not
+ * NULL: a global access, for the coalescer), a unit-stride warp's are addr[0] alone and *dense
+ * is set (struct coal_inst.dense). */
+static bool lane_addrs(struct sm_core *sm, struct warp *w, const struct winst *op, addr_t *addr,
+		       bool *dense)
 {
 	struct front *f = sm->f;
 	const struct workload_array *a;
 
 	if (op->ti != NULL) {
-		trace_inst_addrs(w->c->tb, op->ti, addr);
+		if (dense != NULL)
+			*dense = trace_inst_addrs_dense(w->c->tb, op->ti, op->bytes, addr);
+		else
+			trace_inst_addrs(w->c->tb, op->ti, addr);
 		return true;
 	}
 	a = op->kind == WORKLOAD_OP_LOAD || op->kind == WORKLOAD_OP_STORE
 		? &f->w->arrays[op->op->array] : &f->w->shared[op->op->array];
-	if (wexec_addrs(&w->c->x, op->op, a, &f->ectx, addr))
+	if (wexec_addrs_dense(&w->c->x, op->op, a, &f->ectx, addr, dense))
 		return true;
 	front_fail(f, op->op, f->ectx.msg);
 	return false;
@@ -628,6 +634,7 @@ static void issue_chase(struct sm_core *sm, struct warp *w, const struct workloa
 	inst.active_mask = w->c->x.active;
 	inst.size = op->bytes;
 	inst.is_store = false;
+	inst.dense = false;
 	for (lane = 0; lane < SM_WARP_LANES; lane++)
 		inst.addr[lane] = a->base + w->chase_node * a->elem_bytes;
 	w->chase_wait = true;
@@ -656,7 +663,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 	case WORKLOAD_OP_STORE: {
 		uint32_t slot = op->reg >= 0 ? (uint32_t)op->reg : SLOT_NOREG;
 
-		if (!lane_addrs(sm, w, op, inst.addr))
+		if (!lane_addrs(sm, w, op, inst.addr, &inst.dense))
 			return;
 		inst.active_mask = op->active;
 		inst.size = op->bytes;
@@ -676,7 +683,7 @@ static void issue(struct sm_core *sm, struct warp *w, cycle_t now)
 		uint64_t words[SM_WARP_LANES] = { 0 };
 		uint32_t lane, deg;
 
-		if (!lane_addrs(sm, w, op, inst.addr))
+		if (!lane_addrs(sm, w, op, inst.addr, NULL))
 			return;
 		for (lane = 0; lane < SM_WARP_LANES; lane++)
 			if (op->active & (1u << lane))

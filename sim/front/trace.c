@@ -534,6 +534,22 @@ void trace_inst_addrs(const struct trace_block *b, const struct trace_inst *in, 
 	}
 }
 
+bool trace_inst_addrs_dense(const struct trace_block *b, const struct trace_inst *in,
+			    uint32_t bytes, addr_t *addr)
+{
+	if (in->mode != TRACE_ADDR_STRIDE || in->active != UINT32_MAX ||
+	    in->stride != (int64_t)bytes) {
+		trace_inst_addrs(b, in, addr);
+		return false;
+	}
+#ifdef SIM_DEBUG
+	trace_inst_addrs(b, in, addr);
+#else
+	addr[0] = in->base;
+#endif
+	return true;
+}
+
 static addr_t *addrs_reserve(struct trace_block *b, size_t n)
 {
 	if (b->naddrs + n > b->cap_addrs) {

@@ -104,6 +104,12 @@ void trace_block_free(struct trace_block *b);
 /* Lane addresses of in (a memory instruction of b) into addr[lane] for its active lanes;
  * nothing for an instruction without addresses. */
 void trace_inst_addrs(const struct trace_block *b, const struct trace_inst *in, addr_t *addr);
+/* trace_inst_addrs for a coalescer (struct coal_inst.dense): when every lane is active and the
+ * line is a base and a stride of bytes (lane i at the base + i x bytes: a unit-stride warp's),
+ * writes addr[0] alone (every lane in the debug build, whose coalescer checks the word) and
+ * returns true; else as trace_inst_addrs, false. */
+bool trace_inst_addrs_dense(const struct trace_block *b, const struct trace_inst *in,
+			    uint32_t bytes, addr_t *addr);
 
 /* The header of one kernel file. */
 struct trace_kernel {

@@ -179,9 +179,12 @@ void wexec_next(struct wexec *x, struct expr_ctx *ctx)
  * array, with a step below 2^32 either way and an array below 2^62 elements, so that every
  * index between (an arithmetic progression that cannot wrap) is in it too. Returns false,
  * having written nothing, when that is not the case (then the lane-by-lane walk decides, and
- * names the first lane outside the array). A unit-stride copy's loads and stores take it. */
+ * names the first lane outside the array). A unit-stride copy's loads and stores take it.
+ * With dense (not NULL), a row whose lanes are bytes apart (lane i at addr[0] + i x bytes) is
+ * written as addr[0] alone, every lane in the debug build (which checks the word: coalescer.c),
+ * and *dense is set. */
 static bool row_addrs(struct wexec *x, const struct workload_array *a, uint64_t e0,
-		      const uint64_t c[3], addr_t *addr)
+		      const uint64_t c[3], uint32_t bytes, addr_t *addr, bool *dense)
 {
 	const uint64_t step = c[0], far = (uint64_t)(WEXEC_LANES - 1) * step;
 	uint64_t first;
@@ -195,8 +198,18 @@ static bool row_addrs(struct wexec *x, const struct workload_array *a, uint64_t 
 	if ((int64_t)first < 0 || first >= a->elems || (int64_t)(first + far) < 0 ||
 	    first + far >= a->elems)
 		return false;
+#ifdef SIM_DEBUG
 	for (lane = 0; lane < WEXEC_LANES; lane++)
 		addr[lane] = a->base + (first + lane * step) * a->elem_bytes;
+#else
+	if (dense != NULL && step * a->elem_bytes == bytes)
+		addr[0] = a->base + first * a->elem_bytes;
+	else
+		for (lane = 0; lane < WEXEC_LANES; lane++)
+			addr[lane] = a->base + (first + lane * step) * a->elem_bytes;
+#endif
+	if (dense != NULL)
+		*dense = step * a->elem_bytes == bytes;
 #ifdef SIM_DEBUG
 	for (lane = 0; lane < WEXEC_LANES; lane++) {
 		/* each lane as affine_addrs's walk computes it */
@@ -219,7 +232,8 @@ static bool row_addrs(struct wexec *x, const struct workload_array *a, uint64_t 
  * tx, ty, tz from four evaluations, then each lane's e(0) + tx cx + ty cy + tz cz (64-bit
  * wrapping, the same value as its own evaluation); the same range checks, in lane order. */
 static bool affine_addrs(struct wexec *x, const struct workload_op *op,
-			 const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr)
+			 const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr,
+			 bool *dense)
 {
 	uint64_t e0, c[3];
 	uint32_t lane, d, t[3], last[3];
@@ -235,7 +249,7 @@ static bool affine_addrs(struct wexec *x, const struct workload_op *op,
 		x->err_op = op;
 		return false;
 	}
-	if (row_addrs(x, a, e0, c, addr))
+	if (row_addrs(x, a, e0, c, op->bytes, addr, dense))
 		return true;
 	memcpy(t, x->tid0, sizeof t);
 	memcpy(last, x->tid0, sizeof last);
@@ -262,13 +276,15 @@ static bool affine_addrs(struct wexec *x, const struct workload_op *op,
 	return true;
 }
 
-bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct workload_array *a,
-		 struct expr_ctx *ctx, addr_t *addr)
+bool wexec_addrs_dense(struct wexec *x, const struct workload_op *op,
+		       const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr, bool *dense)
 {
 	uint32_t lane, t[3];
 
+	if (dense != NULL)
+		*dense = false;
 	if (op->index_affine && x->active != 0)
-		return affine_addrs(x, op, a, ctx, addr);
+		return affine_addrs(x, op, a, ctx, addr, dense);
 	memcpy(t, x->tid0, sizeof t);
 	for (lane = 0; lane < WEXEC_LANES; lane++, lane_step(x, t)) {
 		int64_t idx;
@@ -291,6 +307,12 @@ bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct wor
 		addr[lane] = a->base + (uint64_t)idx * a->elem_bytes;
 	}
 	return true;
+}
+
+bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct workload_array *a,
+		 struct expr_ctx *ctx, addr_t *addr)
+{
+	return wexec_addrs_dense(x, op, a, ctx, addr, NULL);
 }
 
 /* Not instrumented by AddressSanitizer: every index is below n by construction (i < n, j < i,

@@ -90,6 +90,12 @@ void wexec_next(struct wexec *x, struct expr_ctx *ctx);
  */
 bool wexec_addrs(struct wexec *x, const struct workload_op *op, const struct workload_array *a,
 		 struct expr_ctx *ctx, addr_t *addr);
+/* wexec_addrs for a coalescer (struct coal_inst.dense): *dense is set when every lane is
+ * active and lane i's address is addr[0] + i x op->bytes (an affine index's row), and then
+ * only addr[0] is written (every lane in the debug build, whose coalescer checks the word). */
+bool wexec_addrs_dense(struct wexec *x, const struct workload_op *op,
+		       const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr,
+		       bool *dense);
 /* The op's trip count (loop) or load count (chase) in the warp's current variables. */
 int64_t wexec_count(struct wexec *x, const struct workload_op *op, struct expr_ctx *ctx);
 

@@ -428,6 +428,53 @@ static void test_order_independent_of_lanes(void **state)
 	}
 }
 
+/* A dense instruction (struct coal_inst.dense: every lane active, lane i at addr[0] + i x size,
+ * the producer's word) is coalesced from addr[0] alone: the same lines and statistics as the
+ * warp with every lane written, aligned or not, and where the row runs past the top of the
+ * address space (the lane-by-lane filing then builds the lanes). The release build gets garbage
+ * in lanes 1-31, which it must not read; the debug build checks the word and stops on a false
+ * one. */
+static void test_dense_first_lane(void **state)
+{
+	static const addr_t bases[] = { 0x10000, 0x10004, 120, 0x7ffff0, (addr_t)0 - 64 };
+	static const uint32_t sizes[] = { 1, 4, 8, 16 };
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof bases / sizeof bases[0]; i++)
+	for (j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+		struct coalescer *c1 = coal_new(), *c2 = coal_new();
+		struct coal_inst full = strided(bases[i], sizes[j], sizes[j], ALL), dense = full;
+		struct coal_line o1[COAL_MAX_LINES], o2[COAL_MAX_LINES];
+		uint32_t n1, n2;
+
+		dense.dense = true;
+#ifndef SIM_DEBUG
+		for (uint32_t lane = 1; lane < COAL_LANES; lane++)
+			dense.addr[lane] = 0xdead0000 + lane * 4096;
+#endif
+		n1 = coalesce(c1, &full, o1, COAL_MAX_LINES);
+		n2 = coalesce(c2, &dense, o2, COAL_MAX_LINES);
+		assert_int_equal(n2, n1);
+		assert_memory_equal(o2, o1, n1 * sizeof *o1);
+		assert_memory_equal(coalescer_stats(c2), coalescer_stats(c1),
+				    sizeof(struct coal_stats));
+		coalescer_destroy(c1);
+		coalescer_destroy(c2);
+	}
+#ifdef SIM_DEBUG
+	{
+		struct coalescer *c = coal_new();
+		struct coal_inst in = strided(0x10000, 8, 4, ALL); /* not 4 B apart */
+		struct coal_line out[COAL_MAX_LINES];
+
+		in.dense = true;
+		expect_assert_failure(coalesce(c, &in, out, COAL_MAX_LINES));
+		coalescer_destroy(c);
+	}
+#endif
+}
+
 static void test_stats_accumulate(void **state)
 {
 	struct coalescer *c = coal_new();
@@ -727,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_misaligned),
 		cmocka_unit_test(test_store_byte_masks),
 		cmocka_unit_test(test_order_independent_of_lanes),
+		cmocka_unit_test(test_dense_first_lane),
 		cmocka_unit_test(test_stats_accumulate),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_contract),

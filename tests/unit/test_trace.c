@@ -84,6 +84,47 @@ static void test_base_stride(void **state)
 	trace_block_free(&b);
 }
 
+/* trace_inst_addrs_dense: a full warp whose stride is its access size is dense (the base alone
+ * is needed; the debug build writes every lane); another stride, a partial warp or a list is
+ * not, and gets every active lane as trace_inst_addrs. */
+static void test_base_stride_dense(void **state)
+{
+	static const struct {
+		const char *line;
+		bool dense;
+	} cases[] = {
+		{ "0000 ffffffff 1 R4 LDG.E.SYS 1 R2 4 1 0x0000000000001000 4 0", true },
+		{ "0000 ffffffff 0 STG.E.128.SYS 2 R2 R4 16 1 0x0000000000001000 16 0", true },
+		{ "0000 ffffffff 1 R4 LDG.E.SYS 1 R2 4 1 0x0000000000001000 8 0", false },
+		{ "0000 ffffffff 1 R4 LDG.E.SYS 1 R2 4 1 0x0000000000001000 -4 0", false },
+		{ "0000 7fffffff 1 R4 LDG.E.SYS 1 R2 4 1 0x0000000000001000 4 0", false },
+		{ "0000 00000003 1 R4 LDG.E.SYS 1 R2 4 0 0x0000000000001000 0x0000000000001004 0",
+		  false },
+	};
+	struct trace_kernel k = kern(4, false);
+	struct trace_block b;
+	struct trace_inst in;
+	addr_t a[TRACE_LANES], d[TRACE_LANES];
+	size_t i;
+	uint32_t lane;
+
+	(void)state;
+	trace_block_init(&b);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		parse_ok(&k, cases[i].line, &in, &b, a);
+		memset(d, 0, sizeof d);
+		assert_int_equal(trace_inst_addrs_dense(&b, &in, in.bytes, d), cases[i].dense);
+		assert_int_equal(d[0], a[0]);
+		for (lane = 1; lane < TRACE_LANES; lane++) {
+			if (cases[i].dense)
+				assert_int_equal(a[lane], a[0] + lane * in.bytes);
+			else
+				assert_int_equal(d[lane], a[lane]);
+		}
+	}
+	trace_block_free(&b);
+}
+
 static void test_list(void **state)
 {
 	struct trace_kernel k = kern(3, false);
@@ -634,6 +675,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base_stride),
+		cmocka_unit_test(test_base_stride_dense),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_base_delta),
 		cmocka_unit_test(test_line_fields),

@@ -203,6 +203,35 @@ static void test_stride(void **state)
 	/* lanes 1000 B apart */
 	assert_int_equal(eval(w, w->body[0].index, t, NULL, 0) * 4, (2 * 256 + 3) * 1000);
 	workload_free(w);
+
+	/* a full warp of a row is dense (wexec_addrs_dense) only with its lanes 4 B apart: stride
+	 * 1, not 2 (an affine row all the same), nor stride 1 loading 2 B of each 4 B element */
+	{
+		static const char *const ov[][2] = { { "stride=1", "n=4096" },
+						     { "stride=2", "n=4096" } };
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			struct expr_ctx ctx = { 0 };
+			struct wexec x;
+			addr_t addr[WEXEC_LANES];
+			bool dense;
+
+			w = load_ok("workloads/stride.wl", ov[k == 1], 2);
+			if (k == 2)
+				w->body[0].bytes = 2;
+			wexec_start(&x, w, 1, 2, &ctx);
+			assert_true(w->body[0].index_affine);
+			assert_true(wexec_addrs_dense(&x, &w->body[0], &w->arrays[0], &ctx, addr,
+						      &dense));
+			assert_int_equal(dense, k == 0);
+			/* block 1, warp 2: thread 256 + 64 */
+			assert_int_equal(addr[0], w->arrays[0].base + 320ull * (k == 1 ? 2 : 1) * 4);
+			if (!dense)
+				assert_int_equal(addr[31], addr[0] + 31 * (k == 1 ? 8 : 4));
+			workload_free(w);
+		}
+	}
 }
 
 static void test_stream_copy(void **state)
@@ -483,13 +512,16 @@ static void test_chase_shared_cycle(void **state)
 /* Every lane's address is its own thread's, for block shapes whose rows and planes are shorter,
  * as long as or longer than a warp (wexec_start keeps lane 0's thread and the lanes count on from
  * it): through the affine index and through the lane-by-lane one, and both leave the last active
- * lane's thread in tx, ty, tz. */
+ * lane's thread in tx, ty, tz. wexec_addrs_dense, on a twin walk, calls a warp dense exactly when
+ * the index is affine and the warp is a full row of the block (its lanes 1 B apart: char
+ * elements), with the same first address (the same lanes otherwise) and threads. */
 static void test_lane_threads(void **state)
 {
 	static const uint32_t shapes[][3] = {
 		{ 3, 5, 7 }, { 1, 1, 64 }, { 32, 1, 1 }, { 5, 2, 9 }, { 7, 1, 3 }, { 2, 3, 1 },
 		{ 33, 2, 1 }, { 1, 40, 2 },
 	};
+	uint32_t dense_warps = 0;
 	size_t k;
 
 	(void)state;
@@ -509,17 +541,32 @@ static void test_lane_threads(void **state)
 		threads = (uint64_t)shapes[k][0] * shapes[k][1] * shapes[k][2];
 		nwarps = (uint32_t)((threads + WEXEC_LANES - 1) / WEXEC_LANES);
 		for (warp = 0; warp < nwarps; warp++) {
-			struct expr_ctx ctx = { 0 };
-			struct wexec x;
+			struct expr_ctx ctx = { 0 }, ctx2 = { 0 };
+			struct wexec x, x2;
 			int op;
 
 			wexec_start(&x, w, 0, warp, &ctx);
+			wexec_start(&x2, w, 0, warp, &ctx2);
 			for (op = 0; op < 2; op++) {
-				addr_t addr[WEXEC_LANES];
+				addr_t addr[WEXEC_LANES], addr2[WEXEC_LANES];
 				uint32_t lane, t[3], last[3] = { 0, 0, 0 };
+				bool dense, row;
 
 				assert_ptr_equal(wexec_op(&x), &w->body[op]);
 				assert_true(wexec_addrs(&x, &w->body[op], &w->arrays[0], &ctx, addr));
+				assert_true(wexec_addrs_dense(&x2, &w->body[op], &w->arrays[0], &ctx2,
+							      addr2, &dense));
+				row = x.active == UINT32_MAX;
+				for (lane = 1; lane < WEXEC_LANES && row; lane++)
+					row = addr[lane] == addr[0] + lane;
+				assert_int_equal(dense, op == 0 && row);
+				dense_warps += dense;
+				assert_int_equal(addr2[0], addr[0]);
+				for (lane = 1; lane < WEXEC_LANES && !dense; lane++)
+					if ((x.active >> lane) & 1)
+						assert_int_equal(addr2[lane], addr[lane]);
+				assert_memory_equal(&x2.vars[EXPR_TX], &x.vars[EXPR_TX],
+						    3 * sizeof x.vars[EXPR_TX]);
 				for (lane = 0; lane < WEXEC_LANES; lane++) {
 					bool live = wexec_lane_thread(w->block, warp, lane, t);
 
@@ -535,11 +582,14 @@ static void test_lane_threads(void **state)
 				assert_int_equal(x.vars[EXPR_TY], last[1]);
 				assert_int_equal(x.vars[EXPR_TZ], last[2]);
 				wexec_next(&x, &ctx);
+				wexec_next(&x2, &ctx2);
 				assert_false(ctx.error);
 			}
 		}
 		workload_free(w);
 	}
+	/* {32, 1, 1}: its warp; {33, 2, 1}: its first of three */
+	assert_int_equal(dense_warps, 2);
 }
 
 static void test_missing_file(void **state)
