@@ -459,6 +459,127 @@ bool expr_is_affine(const struct expr *e, uint64_t slots)
 	return n == 1 && deg[0] <= 1;
 }
 
+/* A pending value of expr_affine_coefs: its degree in the variables (as expr_is_affine's), its
+ * value when it is a constant (konst), and at degree 1 its coefficients when they are. */
+struct coef_val {
+	uint8_t deg;
+	bool konst, cf_known;
+	uint64_t val;
+	uint64_t cf[EXPR_COEF_MAX];
+};
+
+bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nslots,
+		       uint64_t *coef)
+{
+	struct coef_val st[EXPR_STACK_MAX], *a, *b;
+	uint32_t i, k, n = 0;
+
+	SIM_ASSERT(nslots <= EXPR_COEF_MAX);
+	if (e->flags & EXPR_F_RAND)
+		return false;
+	for (i = 0; i < e->n; i++) {
+		const struct expr_insn *pc = &e->code[i];
+		struct coef_val *v;
+
+		switch ((enum expr_op)pc->op) {
+		case EXPR_OP_CONST:
+			v = &st[n++];
+			memset(v, 0, sizeof *v);
+			v->konst = true;
+			v->val = (uint64_t)pc->imm;
+			continue;
+		case EXPR_OP_VAR:
+			v = &st[n++];
+			memset(v, 0, sizeof *v);
+			for (k = 0; k < nslots && slots[k] != pc->arg; k++)
+				;
+			if (k < nslots) {
+				v->deg = 1;
+				v->cf_known = true;
+				v->cf[k] = 1;
+			}
+			continue;
+		case EXPR_OP_NEG:
+		case EXPR_OP_NOT: /* ~x == -x - 1: the same coefficients as -x */
+			v = &st[n - 1];
+			v->val = pc->op == EXPR_OP_NEG ? 0 - v->val : ~v->val;
+			for (k = 0; k < nslots; k++)
+				v->cf[k] = 0 - v->cf[k];
+			continue;
+		case EXPR_OP_ADD:
+		case EXPR_OP_SUB:
+		case EXPR_OP_MUL:
+		case EXPR_OP_SHL:
+			break;
+		case EXPR_OP_RAND0:
+		case EXPR_OP_RAND1:
+			return false;
+		default: /* HASH DIV MOD SHR AND XOR OR MIN MAX: only of values free of them */
+			if (pc->op == EXPR_OP_HASH) {
+				v = &st[n - 1];
+				v->deg = v->deg != 0 ? 2 : 0;
+			} else {
+				SIM_ASSERT(n >= 2);
+				n--;
+				v = &st[n - 1];
+				v->deg = v->deg != 0 || st[n].deg != 0 ? 2 : 0;
+			}
+			v->konst = false; /* its value is not needed: never a coefficient's factor */
+			continue;
+		}
+		SIM_ASSERT(n >= 2);
+		b = &st[--n];
+		a = &st[n - 1];
+		switch ((enum expr_op)pc->op) {
+		case EXPR_OP_ADD:
+		case EXPR_OP_SUB:
+			for (k = 0; k < nslots; k++)
+				a->cf[k] = pc->op == EXPR_OP_ADD ? a->cf[k] + b->cf[k]
+								 : a->cf[k] - b->cf[k];
+			a->val = pc->op == EXPR_OP_ADD ? a->val + b->val : a->val - b->val;
+			a->cf_known = (a->deg != 1 || a->cf_known) && (b->deg != 1 || b->cf_known);
+			a->konst = a->konst && b->konst;
+			a->deg = a->deg > b->deg ? a->deg : b->deg;
+			break;
+		case EXPR_OP_MUL:
+			if (a->deg == 0 && b->deg == 1) { /* as b * a */
+				struct coef_val t = *a;
+
+				*a = *b;
+				*b = t;
+			}
+			if (a->deg == 1 && b->deg == 0) {
+				for (k = 0; k < nslots; k++)
+					a->cf[k] *= b->val;
+				a->cf_known = a->cf_known && b->konst;
+			} else {
+				a->deg = a->deg + b->deg > 2 ? 2 : (uint8_t)(a->deg + b->deg);
+				a->val *= b->val;
+				a->konst = a->konst && b->konst;
+			}
+			break;
+		default: /* SHL: x << k == x * 2^k, for a k free of the variables */
+			if (b->deg != 0) {
+				a->deg = 2;
+			} else if (a->deg == 1) {
+				/* k outside 0..63 fails every evaluation, e(0)'s too: any answer */
+				for (k = 0; k < nslots; k++)
+					a->cf[k] <<= b->val & 63;
+				a->cf_known = a->cf_known && b->konst;
+			} else {
+				a->val <<= b->val & 63;
+				a->konst = a->konst && b->konst && shift_ok(b->val);
+			}
+			break;
+		}
+	}
+	if (n != 1 || st[0].deg > 1 || (st[0].deg == 1 && !st[0].cf_known))
+		return false;
+	for (k = 0; k < nslots; k++)
+		coef[k] = st[0].deg == 1 ? st[0].cf[k] : 0;
+	return true;
+}
+
 #define EXPR_BUILTIN_NAME(id, name) name,
 static const char *const expr_builtin_names[EXPR_BUILTIN_COUNT] = {
 	EXPR_BUILTINS(EXPR_BUILTIN_NAME)

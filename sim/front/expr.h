@@ -56,6 +56,8 @@ enum expr_builtin { EXPR_BUILTINS(EXPR_BUILTIN_ENUM) EXPR_BUILTIN_COUNT };
  * "1+(1+(1+(...)))" 64 levels deep gets there.
  */
 #define EXPR_STACK_MAX 64
+/* Most variables expr_affine_coefs takes (tx, ty, tz). */
+#define EXPR_COEF_MAX 3
 
 /* One allowed identifier: a variable read from vars[slot], or a compile-time constant. */
 struct expr_name {
@@ -132,6 +134,14 @@ bool expr_uses_slot(const struct expr *e, uint32_t slot);
  * rand (each evaluation draws).
  */
 bool expr_is_affine(const struct expr *e, uint64_t slots);
+/*
+ * The coefficients of an affine e (expr_is_affine) in the variables vars[slots[0..n)) when they
+ * are constants, free of every variable (e's other variables reach them only through e(0): a
+ * coefficient made of +, -, unary - and ~, products and left shifts of constants): then
+ * coef[i] = e(unit i) - e(0) with 64-bit wrapping for any values of the others, and true; false
+ * (coef untouched) otherwise, as for tx * bx. No evaluation: no error either.
+ */
+bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t n, uint64_t *coef);
 
 /*
  * Fills out[0..EXPR_BUILTIN_COUNT) with the built-in variables, out[i] = { name, false, i }.

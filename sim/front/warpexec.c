@@ -229,8 +229,10 @@ static bool row_addrs(struct wexec *x, const struct workload_array *a, uint64_t 
 }
 
 /* Index of the active lanes of an affine index (op->index_affine): e(0) and the step of each of
- * tx, ty, tz from four evaluations, then each lane's e(0) + tx cx + ty cy + tz cz (64-bit
- * wrapping, the same value as its own evaluation); the same range checks, in lane order. */
+ * tx, ty, tz (the op's constants, op->index_coef, where the analysis found them, as for a
+ * copy's bx * bdx + tx; else three more evaluations), then each lane's e(0) + tx cx + ty cy +
+ * tz cz (64-bit wrapping, the same value as its own evaluation); the same range checks, in
+ * lane order. */
 static bool affine_addrs(struct wexec *x, const struct workload_op *op,
 			 const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr,
 			 bool *dense)
@@ -240,10 +242,25 @@ static bool affine_addrs(struct wexec *x, const struct workload_op *op,
 
 	x->vars[EXPR_TX] = x->vars[EXPR_TY] = x->vars[EXPR_TZ] = 0;
 	e0 = (uint64_t)expr_eval(op->index, x->vars, ctx);
-	for (d = 0; d < 3 && !ctx->error; d++) {
-		x->vars[EXPR_TX + d] = 1;
-		c[d] = (uint64_t)expr_eval(op->index, x->vars, ctx) - e0;
-		x->vars[EXPR_TX + d] = 0;
+	if (op->index_coef_known) {
+		/* constants: e(0) alone (an error would not depend on tx, ty, tz: e(0)'s) */
+		memcpy(c, op->index_coef, sizeof c);
+#ifdef SIM_DEBUG
+		for (d = 0; d < 3 && !ctx->error; d++) {
+			uint64_t e1;
+
+			x->vars[EXPR_TX + d] = 1;
+			e1 = (uint64_t)expr_eval(op->index, x->vars, ctx);
+			x->vars[EXPR_TX + d] = 0;
+			SIM_ASSERT(ctx->error || e1 - e0 == c[d]);
+		}
+#endif
+	} else {
+		for (d = 0; d < 3 && !ctx->error; d++) {
+			x->vars[EXPR_TX + d] = 1;
+			c[d] = (uint64_t)expr_eval(op->index, x->vars, ctx) - e0;
+			x->vars[EXPR_TX + d] = 0;
+		}
 	}
 	if (ctx->error) {
 		x->err_op = op;

@@ -860,9 +860,14 @@ static bool wl_load_access(struct wl_loader *L, const struct cfg_node *g, const 
 	if (m == NULL || (op->index = wl_compile(L, m, sub, WL_NAMES_INDEX,
 						 &op->index_text)) == NULL)
 		ok = false;
-	else
+	else {
+		static const uint32_t tid[3] = { EXPR_TX, EXPR_TY, EXPR_TZ };
+
 		op->index_affine = expr_is_affine(op->index, 1u << EXPR_TX | 1u << EXPR_TY |
 							     1u << EXPR_TZ);
+		op->index_coef_known = op->index_affine &&
+				       expr_affine_coefs(op->index, tid, 3, op->index_coef);
+	}
 	if (!wl_op_bytes_reg(L, g, key, op, a, shared))
 		ok = false;
 	return ok;

@@ -117,6 +117,8 @@ struct workload_op {
 	uint32_t array;       /* index into arrays (load/store/chase) or shared (shared_*) */
 	struct expr *index;   /* load/store/shared_*: element index */
 	bool index_affine;    /* index is affine in tx, ty, tz (expr_is_affine) */
+	bool index_coef_known;   /* and its steps in them are constants (expr_affine_coefs): */
+	uint64_t index_coef[3];  /* index(tx + 1) - index(tx), the same for ty and tz */
 	char *index_text;     /* as written (for workload_describe) */
 	uint32_t bytes;       /* memory ops: access size */
 	int reg;              /* register written (load, shared_load, chase), or -1 */

@@ -810,29 +810,43 @@ static void test_hash(void **state)
 
 static void test_affine(void **state)
 {
+	/* known: expr_affine_coefs finds the steps constant (free of every variable), and then
+	 * they are e(unit) - e(0) at the values below */
 	static const struct {
 		const char *text;
-		bool affine;
+		bool affine, known;
 	} cases[] = {
-		{ "bx * bdx + tx", true },
-		{ "(by * 32 + ty + i * 8) * n + bx * 32 + tx", true },
-		{ "(tx + 1) << 2", true },
-		{ "-tx + ~ty * stride - tz", true },
-		{ "n / 2 + tx * 4", true },
-		{ "(i % 3) * tx + (j >> 1)", true },
-		{ "tx * ty", false },
-		{ "tx / 2", false },
-		{ "tx % 32", false },
-		{ "tx >> 1", false },
-		{ "tx & 31", false },
-		{ "min(tx, 4)", false },
-		{ "1 << tx", false },
-		{ "rand(4) + tx", false },
-		{ "rand() + 1", false },
-		{ "hash(tx)", false },
-		{ "hash(bx / 3) % n * 1024 + tx", true },
-		{ "i * j", true },
+		{ "bx * bdx + tx", true, true },
+		{ "(by * 32 + ty + i * 8) * n + bx * 32 + tx", true, true },
+		{ "(tx + 1) << 2", true, true },
+		{ "-tx + ~ty * stride - tz", true, true },
+		{ "n / 2 + tx * 4", true, true },
+		{ "(i % 3) * tx + (j >> 1)", true, false },
+		{ "tx * bx", true, false },
+		{ "tx << i", true, false },
+		{ "tx * (3 - 1) * bdx + ty", true, false },
+		{ "(tx + ty * 2) * 3 + (tz << 4) - 7", true, true },
+		{ "ty * -5 + (1 << 3) * tz", true, true },
+		{ "tx * ty", false, false },
+		{ "tx / 2", false, false },
+		{ "tx % 32", false, false },
+		{ "tx >> 1", false, false },
+		{ "tx & 31", false, false },
+		{ "min(tx, 4)", false, false },
+		{ "1 << tx", false, false },
+		{ "rand(4) + tx", false, false },
+		{ "rand() + 1", false, false },
+		{ "hash(tx)", false, false },
+		{ "hash(bx / 3) % n * 1024 + tx", true, true },
+		{ "i * j", true, true },
 	};
+	/* hand-computed steps of the known ones, in case order (n = 4, stride = 32) */
+	static const int64_t steps[][3] = {
+		{ 1, 0, 0 }, { 1, 4, 0 }, { 4, 0, 0 }, { -1, -32, -1 }, { 4, 0, 0 },
+		{ 3, 6, 16 }, { 0, -5, 8 }, { 1, 0, 0 }, { 0, 0, 0 },
+	};
+	static const uint32_t tid[3] = { EXPR_TX, EXPR_TY, EXPR_TZ };
+	size_t known = 0;
 	const uint64_t lanes = 1u << EXPR_TX | 1u << EXPR_TY | 1u << EXPR_TZ;
 	struct names nm;
 	size_t k;
@@ -846,9 +860,19 @@ static void test_affine(void **state)
 		uint64_t e0, c[3], t[3] = { 31, 7, 0x7fffffffffffffffull }, want;
 		uint32_t d;
 
+		uint64_t coef[3] = { 0, 0, 0 };
+		bool has_coef = expr_affine_coefs(e, tid, 3, coef);
+
 		if (expr_is_affine(e, lanes) != cases[k].affine)
 			fail_msg("\"%s\": affine %d, expected %d", cases[k].text, !cases[k].affine,
 				 cases[k].affine);
+		if (has_coef != cases[k].known)
+			fail_msg("\"%s\": constant steps %d, expected %d", cases[k].text, has_coef,
+				 cases[k].known);
+		if (has_coef)
+			for (d = 0; d < 3; d++)
+				assert_int_equal((int64_t)coef[d], steps[known][d]);
+		known += has_coef;
 		if (!cases[k].affine) {
 			expr_free(e);
 			continue;
@@ -863,6 +887,8 @@ static void test_affine(void **state)
 			v[EXPR_TX + d] = 1;
 			c[d] = (uint64_t)expr_eval(e, v, &ctx) - e0;
 			v[EXPR_TX + d] = 0;
+			if (has_coef)
+				assert_true(c[d] == coef[d]);
 		}
 		for (d = 0; d < 3; d++)
 			v[EXPR_TX + d] = (int64_t)t[d];
@@ -871,6 +897,7 @@ static void test_affine(void **state)
 		assert_true(e0 + t[0] * c[0] + t[1] * c[1] + t[2] * c[2] == want);
 		expr_free(e);
 	}
+	assert_int_equal(known, sizeof steps / sizeof steps[0]);
 }
 
 int main(void)

@@ -538,6 +538,11 @@ static void test_lane_threads(void **state)
 		w = load_ok("tests/data/workload/lanes.wl", ovr, 3);
 		assert_true(w->body[0].index_affine);
 		assert_false(w->body[1].index_affine);
+		/* the steps of the affine one are constants: e(0) is its one evaluation a warp */
+		assert_true(w->body[0].index_coef_known);
+		assert_int_equal(w->body[0].index_coef[0], 1);
+		assert_int_equal(w->body[0].index_coef[1], 1000);
+		assert_int_equal(w->body[0].index_coef[2], 1000000);
 		threads = (uint64_t)shapes[k][0] * shapes[k][1] * shapes[k][2];
 		nwarps = (uint32_t)((threads + WEXEC_LANES - 1) / WEXEC_LANES);
 		for (warp = 0; warp < nwarps; warp++) {
