@@ -2,7 +2,7 @@
 """speed.py - host CPU per simulated run: the rows of doc/performance.md.
 
     python3 bench/speed.py GMSIM SRCDIR [--base GMSIM0] [--rows NAME,...] [--repeat N]
-                           [--markdown]
+                           [--markdown] [--runner RUNRSS]
 
 Runs each row with GMSIM (and, with --base, with GMSIM0 in turn with it, so that both see the
 same machine load) and prints, per row: the work (warp instructions, or DRAM requests), CPU
@@ -29,12 +29,19 @@ Rows (names for --rows):
   gddr6seq, gddr6rand, hbm2eseq, hbm2erand    `gmsim dram` on 2 M sequential or uniform
       random 64 B reads (DRAMsim3's trace format; the random ones over 4 GiB) on configs/test/gddr6-16ch.cfg and hbm2e-40ch.cfg.
 
+Peak RSS: a child's ru_maxrss counts the memory of the process it was forked from until its
+exec, so a gmsim that Python starts shows at least Python's own ~20 MB, which is more than the
+DRAM rows use (about 6-11 MB). With --runner RUNRSS (bench/runrss, built by `make bench`, which
+passes it) each run is started by that small program and its CPU seconds and peak RSS are the
+command's own; without it the RSS column is marked "(py)" where it may be Python's.
+
 Traces are written once to ./bench/traces (under the build folder for `make bench`) and reused.
 `make bench BENCH_BASE=/path/to/old/gmsim` adds the baseline columns; BENCH_REPEAT=N sets
 --repeat (7 or more gives the pairs' columns something to say).
 """
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -116,16 +123,32 @@ class RunFailed(Exception):
         self.first = first
 
 
+# bench/runrss (--runner): starts each run, so that its peak RSS is its own (see the top)
+RUNNER = None
+PY_RSS_MB = 0.0
+
+
 def run_once(gmsim, src, kind, args):
     """(CPU seconds, peak RSS MB, statistics) of one gmsim process; RunFailed if it failed."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as jf:
         jpath = jf.name
     cmd = [gmsim, kind] + (["-q"] if kind == "run" else []) + args + ["--stats-json", jpath]
+    if RUNNER is not None:
+        with tempfile.NamedTemporaryFile(suffix=".ru", delete=False) as rf:
+            rpath = rf.name
+        cmd = [RUNNER, rpath] + cmd
     with open(os.devnull, "w") as null:
         p = subprocess.Popen(cmd, cwd=src, stdout=null, stderr=subprocess.PIPE)
         err = p.stderr.read()
         _, status, ru = os.wait4(p.pid, 0)
     p.returncode = os.waitstatus_to_exitcode(status)
+    cpu, rss = ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
+    if RUNNER is not None:
+        with open(rpath) as f:
+            got = f.read().split()
+        os.unlink(rpath)
+        if len(got) == 3:
+            cpu, rss = float(got[0]) + float(got[1]), int(got[2]) / 1024.0
     if p.returncode != 0:
         os.unlink(jpath)
         text = err.decode(errors="replace")
@@ -134,7 +157,7 @@ def run_once(gmsim, src, kind, args):
     with open(jpath) as f:
         st = json.load(f)
     os.unlink(jpath)
-    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, st
+    return cpu, rss, st
 
 
 def measure(gmsim, src, kind, args, repeat):
@@ -185,6 +208,15 @@ def measure_pairs(gmsim, base, src, kind, args, repeat):
     return best, bbest, ratios
 
 
+def rss_text(mb):
+    """A peak RSS for the table; without the runner, marked where it may be Python's own (the
+    figure of a process forked from this one, at least what this one held: see the top)."""
+    if RUNNER is None:
+        own = PY_RSS_MB
+        return "%.0f" % mb + (" (py)" if mb <= own * 1.05 else "")
+    return "%.0f" % mb
+
+
 def text_line(head, line):
     """One line of the text table: the row name left, the figures right in their columns."""
     return "  ".join(v.ljust(14) if j == 0 else v.rjust(18 if head[j] == "pairs" else 12)
@@ -192,6 +224,7 @@ def text_line(head, line):
 
 
 def main():
+    global PY_RSS_MB, RUNNER
     argv = sys.argv[1:]
     if len(argv) < 2 or argv[0] in ("-h", "--help"):
         sys.stdout.write(__doc__.lstrip("\n"))
@@ -212,16 +245,21 @@ def main():
         elif argv[i] == "--markdown":
             markdown = True
             i += 1
+        elif argv[i] == "--runner" and i + 1 < len(argv):
+            RUNNER = os.path.abspath(argv[i + 1])
+            i += 2
         else:
             sys.stderr.write("speed.py: bad argument '%s'\n" % argv[i])
             sys.exit(2)
-    for b in [gmsim] + ([base] if base is not None else []):
+    for b in [gmsim] + ([base] if base is not None else []) + ([RUNNER] if RUNNER else []):
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             sys.stderr.write("speed.py: %s: not an executable file\n" % b)
             sys.exit(2)
     traces = os.path.abspath("bench/traces")
     os.makedirs(traces, exist_ok=True)
     make_traces(src, traces)
+    # this process's peak so far (the traces written): a child shows at least about this much
+    PY_RSS_MB = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     table = rows(traces)
     if only is not None:
         known = [r[0] for r in table]
@@ -256,7 +294,7 @@ def main():
         sim_s = get(st, "sim.time_ns") * 1e-9
         line = [name, "%d" % work, "%.2f" % cpu, "%.3g" % (work / cpu if cpu > 0 else 0),
                 "%.1f" % (get(st, "sim.events") / work if work else 0),
-                "%.3g" % (cpu / sim_s if sim_s > 0 else 0), "%.0f" % rss]
+                "%.3g" % (cpu / sim_s if sim_s > 0 else 0), rss_text(rss)]
         if base is not None:
             # An older binary may not read today's configs (a key it does not know is an
             # error): its columns say so and the table goes on.
@@ -265,7 +303,7 @@ def main():
                 notes.append("%s: the base could not run it (%s)" % (name, bbest.first))
             else:
                 bcpu, brss = bbest
-                line += ["%.2f" % bcpu, "%.0f" % brss,
+                line += ["%.2f" % bcpu, rss_text(brss),
                          "%.2f" % (bcpu / cpu if cpu > 0 else 0)]
                 if paired:
                     q1, med, q3 = quartiles(ratios)
