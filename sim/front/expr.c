@@ -524,7 +524,7 @@ bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nsl
 				v = &st[n - 1];
 				v->deg = v->deg != 0 || st[n].deg != 0 ? 2 : 0;
 			}
-			v->konst = false; /* its value is not needed: never a coefficient's factor */
+			v->konst = false; /* not needed: never a coefficient's factor */
 			continue;
 		}
 		SIM_ASSERT(n >= 2);

@@ -294,7 +294,8 @@ static bool affine_addrs(struct wexec *x, const struct workload_op *op,
 }
 
 bool wexec_addrs_dense(struct wexec *x, const struct workload_op *op,
-		       const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr, bool *dense)
+		       const struct workload_array *a, struct expr_ctx *ctx, addr_t *addr,
+		       bool *dense)
 {
 	uint32_t lane, t[3];
 

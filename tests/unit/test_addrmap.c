@@ -470,7 +470,8 @@ static void check_memo_like_decode(const struct addrmap_params *p, const struct 
 		else if (step < 11) /* a byte further in the same burst, or the next */
 			addr += gsl_rng_uniform_int(r, g->burst_bytes);
 		else if (step < 13)
-			addr = ((uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r)) % plain.capacity_bytes;
+			addr = ((uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r)) %
+			       plain.capacity_bytes;
 		else if (step < 14) /* anywhere in 64 bits: past the capacity */
 			addr = (uint64_t)gsl_rng_get(r) << 32 | gsl_rng_get(r);
 		else /* the chunk before last again */
@@ -479,10 +480,11 @@ static void check_memo_like_decode(const struct addrmap_params *p, const struct 
 		addrmap_decode(&plain, addr, &a);
 		addrmap_decode_memo(&memod, &memo, addr, &b);
 		if (memcmp(&a, &b, sizeof a) != 0)
-			fail_msg("%s il %u: %#llx: the memo gives ch %u pc %u bg %u ba %u row %u col "
-				 "%u, the decode ch %u pc %u bg %u ba %u row %u col %u", p->order,
-				 p->interleave_bytes, (unsigned long long)addr, b.ch, b.pc, b.bg,
-				 b.ba, b.row, b.col, a.ch, a.pc, a.bg, a.ba, a.row, a.col);
+			fail_msg("%s il %u: %#llx: the memo gives ch %u pc %u bg %u ba %u row %u "
+				 "col %u, the decode ch %u pc %u bg %u ba %u row %u col %u",
+				 p->order, p->interleave_bytes, (unsigned long long)addr, b.ch,
+				 b.pc, b.bg, b.ba, b.row, b.col, a.ch, a.pc, a.bg, a.ba, a.row,
+				 a.col);
 		assert_int_equal(addrmap_channel_memo(&memod, &chmemo, addr), a.ch);
 		assert_int_equal(addrmap_channel(&plain, addr), a.ch);
 		chunk = addr / p->interleave_bytes;

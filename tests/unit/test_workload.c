@@ -226,7 +226,8 @@ static void test_stride(void **state)
 						      &dense));
 			assert_int_equal(dense, k == 0);
 			/* block 1, warp 2: thread 256 + 64 */
-			assert_int_equal(addr[0], w->arrays[0].base + 320ull * (k == 1 ? 2 : 1) * 4);
+			assert_int_equal(addr[0],
+					 w->arrays[0].base + 320ull * (k == 1 ? 2 : 1) * 4);
 			if (!dense)
 				assert_int_equal(addr[31], addr[0] + 31 * (k == 1 ? 8 : 4));
 			workload_free(w);
@@ -559,8 +560,8 @@ static void test_lane_threads(void **state)
 
 				assert_ptr_equal(wexec_op(&x), &w->body[op]);
 				assert_true(wexec_addrs(&x, &w->body[op], &w->arrays[0], &ctx, addr));
-				assert_true(wexec_addrs_dense(&x2, &w->body[op], &w->arrays[0], &ctx2,
-							      addr2, &dense));
+				assert_true(wexec_addrs_dense(&x2, &w->body[op], &w->arrays[0],
+							      &ctx2, addr2, &dense));
 				row = x.active == UINT32_MAX;
 				for (lane = 1; lane < WEXEC_LANES && row; lane++)
 					row = addr[lane] == addr[0] + lane;
