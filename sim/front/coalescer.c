@@ -392,8 +392,7 @@ uint32_t coalesce(struct coalescer *c, const struct coal_inst *in, struct coal_l
 	SIM_ASSERT(!in->dense || in->active_mask == UINT32_MAX);
 #ifdef SIM_DEBUG
 	/* the producers of the debug build write every lane of a dense instruction: its word */
-	for (i = 1; in->dense && i < COAL_LANES; i++)
-		SIM_ASSERT(in->addr[i] == in->addr[0] + i * (addr_t)in->size);
+	SIM_ASSERT(!in->dense || memcmp(lanes_of(in, &full)->addr, in->addr, sizeof in->addr) == 0);
 #endif
 	row = file_row(c, in, e, &n);
 	if (!row) /* a dense warp's too, at the top of the address space */

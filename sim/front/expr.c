@@ -405,62 +405,9 @@ bool expr_uses_slot(const struct expr *e, uint32_t slot)
 	return false;
 }
 
-bool expr_is_affine(const struct expr *e, uint64_t slots)
-{
-	/* each pending value's degree in the variables of slots: 0 (free of them), 1 (affine),
-	 * 2 (anything else) */
-	uint8_t deg[EXPR_STACK_MAX], a, b;
-	uint32_t i, n = 0;
-
-	if (e->flags & EXPR_F_RAND)
-		return false; /* each evaluation draws: one per lane, in lane order */
-	for (i = 0; i < e->n; i++) {
-		const struct expr_insn *pc = &e->code[i];
-
-		switch ((enum expr_op)pc->op) {
-		case EXPR_OP_CONST:
-			deg[n++] = 0;
-			continue;
-		case EXPR_OP_VAR:
-			deg[n++] = pc->arg < 64 && ((slots >> pc->arg) & 1) ? 1 : 0;
-			continue;
-		case EXPR_OP_NEG:
-		case EXPR_OP_NOT: /* ~x == -x - 1 */
-			continue;
-		case EXPR_OP_HASH: /* affine only on a value free of them */
-			SIM_ASSERT(n >= 1);
-			deg[n - 1] = deg[n - 1] != 0 ? 2 : 0;
-			continue;
-		case EXPR_OP_RAND0:
-		case EXPR_OP_RAND1:
-			return false;
-		default:
-			break;
-		}
-		SIM_ASSERT(n >= 2);
-		b = deg[--n];
-		a = deg[n - 1];
-		switch ((enum expr_op)pc->op) {
-		case EXPR_OP_ADD:
-		case EXPR_OP_SUB:
-			deg[n - 1] = a > b ? a : b;
-			break;
-		case EXPR_OP_MUL:
-			deg[n - 1] = a + b > 2 ? 2 : (uint8_t)(a + b);
-			break;
-		case EXPR_OP_SHL: /* x << k == x * 2^k, for a k free of the variables */
-			deg[n - 1] = b != 0 ? 2 : a;
-			break;
-		default: /* DIV MOD SHR AND XOR OR MIN MAX: affine only on values free of them */
-			deg[n - 1] = a != 0 || b != 0 ? 2 : 0;
-			break;
-		}
-	}
-	return n == 1 && deg[0] <= 1;
-}
-
-/* A pending value of expr_affine_coefs: its degree in the variables (as expr_is_affine's), its
- * value when it is a constant (konst), and at degree 1 its coefficients when they are. */
+/* A pending value of affine_scan: its degree in the variables of slots (0: free of them, 1:
+ * affine, 2: anything else), its value when it is a constant (konst), and at degree 1 its
+ * coefficients in the variables listed (cslots) when they are constants (cf_known). */
 struct coef_val {
 	uint8_t deg;
 	bool konst, cf_known;
@@ -468,15 +415,18 @@ struct coef_val {
 	uint64_t cf[EXPR_COEF_MAX];
 };
 
-bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nslots,
+/* Whether e is affine in the variables of slots (expr_is_affine), and if so whether its
+ * coefficients in the variables cslots[0..ncs) (all of them in slots) are constants, in
+ * coef[0..ncs) (expr_affine_coefs): -1 not affine, 0 affine, 1 affine with constant ones. */
+static int affine_scan(const struct expr *e, uint64_t slots, const uint32_t *cslots, uint32_t ncs,
 		       uint64_t *coef)
 {
 	struct coef_val st[EXPR_STACK_MAX], *a, *b;
 	uint32_t i, k, n = 0;
 
-	SIM_ASSERT(nslots <= EXPR_COEF_MAX);
+	SIM_ASSERT(ncs <= EXPR_COEF_MAX);
 	if (e->flags & EXPR_F_RAND)
-		return false;
+		return -1; /* each evaluation draws: one per lane, in lane order */
 	for (i = 0; i < e->n; i++) {
 		const struct expr_insn *pc = &e->code[i];
 		struct coef_val *v;
@@ -491,19 +441,20 @@ bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nsl
 		case EXPR_OP_VAR:
 			v = &st[n++];
 			memset(v, 0, sizeof *v);
-			for (k = 0; k < nslots && slots[k] != pc->arg; k++)
-				;
-			if (k < nslots) {
+			if (pc->arg < 64 && ((slots >> pc->arg) & 1)) {
 				v->deg = 1;
-				v->cf_known = true;
-				v->cf[k] = 1;
+				for (k = 0; k < ncs && cslots[k] != pc->arg; k++)
+					;
+				v->cf_known = k < ncs || ncs == 0;
+				if (k < ncs)
+					v->cf[k] = 1;
 			}
 			continue;
 		case EXPR_OP_NEG:
 		case EXPR_OP_NOT: /* ~x == -x - 1: the same coefficients as -x */
 			v = &st[n - 1];
 			v->val = pc->op == EXPR_OP_NEG ? 0 - v->val : ~v->val;
-			for (k = 0; k < nslots; k++)
+			for (k = 0; k < ncs; k++)
 				v->cf[k] = 0 - v->cf[k];
 			continue;
 		case EXPR_OP_ADD:
@@ -513,9 +464,10 @@ bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nsl
 			break;
 		case EXPR_OP_RAND0:
 		case EXPR_OP_RAND1:
-			return false;
-		default: /* HASH DIV MOD SHR AND XOR OR MIN MAX: only of values free of them */
+			return -1;
+		default: /* HASH DIV MOD SHR AND XOR OR MIN MAX: affine only on values free of them */
 			if (pc->op == EXPR_OP_HASH) {
+				SIM_ASSERT(n >= 1);
 				v = &st[n - 1];
 				v->deg = v->deg != 0 ? 2 : 0;
 			} else {
@@ -533,7 +485,7 @@ bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nsl
 		switch ((enum expr_op)pc->op) {
 		case EXPR_OP_ADD:
 		case EXPR_OP_SUB:
-			for (k = 0; k < nslots; k++)
+			for (k = 0; k < ncs; k++)
 				a->cf[k] = pc->op == EXPR_OP_ADD ? a->cf[k] + b->cf[k]
 								 : a->cf[k] - b->cf[k];
 			a->val = pc->op == EXPR_OP_ADD ? a->val + b->val : a->val - b->val;
@@ -549,7 +501,7 @@ bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nsl
 				*b = t;
 			}
 			if (a->deg == 1 && b->deg == 0) {
-				for (k = 0; k < nslots; k++)
+				for (k = 0; k < ncs; k++)
 					a->cf[k] *= b->val;
 				a->cf_known = a->cf_known && b->konst;
 			} else {
@@ -563,7 +515,7 @@ bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nsl
 				a->deg = 2;
 			} else if (a->deg == 1) {
 				/* k outside 0..63 fails every evaluation, e(0)'s too: any answer */
-				for (k = 0; k < nslots; k++)
+				for (k = 0; k < ncs; k++)
 					a->cf[k] <<= b->val & 63;
 				a->cf_known = a->cf_known && b->konst;
 			} else {
@@ -573,11 +525,31 @@ bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nsl
 			break;
 		}
 	}
-	if (n != 1 || st[0].deg > 1 || (st[0].deg == 1 && !st[0].cf_known))
-		return false;
-	for (k = 0; k < nslots; k++)
+	if (n != 1 || st[0].deg > 1)
+		return -1;
+	if (st[0].deg == 1 && !st[0].cf_known)
+		return 0;
+	for (k = 0; k < ncs; k++)
 		coef[k] = st[0].deg == 1 ? st[0].cf[k] : 0;
-	return true;
+	return 1;
+}
+
+bool expr_is_affine(const struct expr *e, uint64_t slots)
+{
+	return affine_scan(e, slots, NULL, 0, NULL) >= 0;
+}
+
+bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t nslots,
+		       uint64_t *coef)
+{
+	uint64_t mask = 0;
+	uint32_t k;
+
+	for (k = 0; k < nslots; k++) {
+		SIM_ASSERT(slots[k] < 64);
+		mask |= UINT64_C(1) << slots[k];
+	}
+	return affine_scan(e, mask, slots, nslots, coef) == 1;
 }
 
 #define EXPR_BUILTIN_NAME(id, name) name,

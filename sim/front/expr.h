@@ -139,7 +139,7 @@ bool expr_is_affine(const struct expr *e, uint64_t slots);
  * are constants, free of every variable (e's other variables reach them only through e(0): a
  * coefficient made of +, -, unary - and ~, products and left shifts of constants): then
  * coef[i] = e(unit i) - e(0) with 64-bit wrapping for any values of the others, and true; false
- * (coef untouched) otherwise, as for tx * bx. No evaluation: no error either.
+ * (coef untouched) otherwise, as for tx * bx. No evaluation: no error either. Slots below 64.
  */
 bool expr_affine_coefs(const struct expr *e, const uint32_t *slots, uint32_t n, uint64_t *coef);
 

@@ -188,7 +188,8 @@ static bool row_addrs(struct wexec *x, const struct workload_array *a, uint64_t 
 {
 	const uint64_t step = c[0], far = (uint64_t)(WEXEC_LANES - 1) * step;
 	uint64_t first;
-	uint32_t lane, last[3];
+	uint32_t lane, written, last[3];
+	bool is_dense;
 
 	if (x->active != UINT32_MAX || x->bdim[0] - x->tid0[0] < WEXEC_LANES ||
 	    step + (UINT64_C(1) << 32) > (UINT64_C(1) << 33) || a->elems > (UINT64_C(1) << 62))
@@ -198,18 +199,16 @@ static bool row_addrs(struct wexec *x, const struct workload_array *a, uint64_t 
 	if ((int64_t)first < 0 || first >= a->elems || (int64_t)(first + far) < 0 ||
 	    first + far >= a->elems)
 		return false;
+	is_dense = dense != NULL && step * a->elem_bytes == bytes;
 #ifdef SIM_DEBUG
-	for (lane = 0; lane < WEXEC_LANES; lane++)
-		addr[lane] = a->base + (first + lane * step) * a->elem_bytes;
+	written = WEXEC_LANES;
 #else
-	if (dense != NULL && step * a->elem_bytes == bytes)
-		addr[0] = a->base + first * a->elem_bytes;
-	else
-		for (lane = 0; lane < WEXEC_LANES; lane++)
-			addr[lane] = a->base + (first + lane * step) * a->elem_bytes;
+	written = is_dense ? 1 : WEXEC_LANES;
 #endif
+	for (lane = 0; lane < written; lane++)
+		addr[lane] = a->base + (first + lane * step) * a->elem_bytes;
 	if (dense != NULL)
-		*dense = step * a->elem_bytes == bytes;
+		*dense = is_dense;
 #ifdef SIM_DEBUG
 	for (lane = 0; lane < WEXEC_LANES; lane++) {
 		/* each lane as affine_addrs's walk computes it */
