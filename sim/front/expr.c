@@ -465,7 +465,7 @@ static int affine_scan(const struct expr *e, uint64_t slots, const uint32_t *csl
 		case EXPR_OP_RAND0:
 		case EXPR_OP_RAND1:
 			return -1;
-		default: /* HASH DIV MOD SHR AND XOR OR MIN MAX: affine only on values free of them */
+		default: /* HASH DIV MOD SHR AND XOR OR MIN MAX: affine only of values free of them */
 			if (pc->op == EXPR_OP_HASH) {
 				SIM_ASSERT(n >= 1);
 				v = &st[n - 1];
