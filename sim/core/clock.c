@@ -180,7 +180,7 @@ static cycle_t wheel_first(const struct clock *c, cycle_t from)
 	return from + (cycle_t)__builtin_ctzll(occ);
 }
 
-static void wheel_put(struct clock_unit *u)
+__attribute__((always_inline)) static inline void wheel_put(struct clock_unit *u)
 {
 	struct clock *c = u->clk;
 	unsigned s = (unsigned)(u->wake_cycle % WHEEL_SLOTS);
@@ -206,7 +206,7 @@ static void wheel_take(struct clock_unit *u)
 	c->wheel_occ &= ~(UINT64_C(1) << s);
 }
 
-static void set_awake(struct clock_unit *u)
+__attribute__((always_inline)) static inline void set_awake(struct clock_unit *u)
 {
 	struct clock *c = u->clk;
 
@@ -218,7 +218,7 @@ static void set_awake(struct clock_unit *u)
 		edge_ensure(c);
 }
 
-static void set_asleep(struct clock_unit *u)
+__attribute__((always_inline)) static inline void set_asleep(struct clock_unit *u)
 {
 	struct clock *c = u->clk;
 
@@ -236,7 +236,7 @@ static void set_asleep(struct clock_unit *u)
 	}
 }
 
-static void wake_cancel(struct clock_unit *u)
+__attribute__((always_inline)) static inline void wake_cancel(struct clock_unit *u)
 {
 	if (u->in_wheel)
 		wheel_take(u); /* the edge event may now come early: it ticks nobody */
@@ -251,7 +251,7 @@ static void wake_cancel(struct clock_unit *u)
  * event: the unit simply wakes now, which ticks it at that same edge. next: next_edge_cycle(),
  * which the callers have just computed.
  */
-static void wake_arm(struct clock_unit *u, cycle_t next)
+__attribute__((always_inline)) static inline void wake_arm(struct clock_unit *u, cycle_t next)
 {
 	struct clock *c = u->clk;
 
