@@ -349,7 +349,6 @@ struct mc {
 	struct ecc_line *ecc;
 	uint64_t ecc_clock;
 	struct mc_cand *cands;
-	cycle_t *cand_own;                  /* [i]: cands[i]'s own bound (add_cand) */
 	size_t ncands_max;
 	struct mc_waterfall wf;
 	struct mc_stats st;
@@ -491,7 +490,6 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 		m->ecc = xcalloc(p->ecc_cache_entries, sizeof *m->ecc);
 	m->ncands_max = (size_t)s->pcs * (s->banks + 1);
 	m->cands = xcalloc(m->ncands_max, sizeof *m->cands);
-	m->cand_own = xcalloc(m->ncands_max, sizeof *m->cand_own);
 	if (st != NULL) {
 		register_stats(m, st, prefix);
 		dram_chan_register_stats(m->dram, st, prefix);
@@ -519,7 +517,6 @@ void mc_destroy(struct mc *m)
 	free(m->chunks);
 	free(m->ecc);
 	free(m->cands);
-	free(m->cand_own);
 	for (i = 0; i < 2; i++) {
 		free(m->waiters[i].ring);
 		free(m->waiters[i].state);
@@ -1209,8 +1206,8 @@ static cycle_t cand_own(const struct mc *m, const struct mc_cand *c)
 	return max_cycle(own, (!dram_cmd_is_row(c->cmd) & (e->pre_ops == 0)) ? e->not_before : 0);
 }
 
-/* Appends a candidate, timed. Its own bound goes to m->cand_own[i] for bq_keep (not a refresh
- * candidate's: a held bank's candidate is never kept). */
+/* Appends a candidate, timed: a held bank's or a refresh (a bank's kept candidate is made by
+ * bank_keep). */
 static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, uint32_t pc,
 		     uint32_t bank)
 {
@@ -1229,9 +1226,8 @@ static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, 
 	} else {
 		const cycle_t *shared[4];
 
-		m->cand_own[i] = cand_own(m, c);
 		cand_shared(&m->pcs[pc], cmd, bank, shared);
-		c->earliest = time_parts(m->cand_own[i], shared);
+		c->earliest = time_parts(cand_own(m, c), shared);
 #ifdef SIM_DEBUG
 		SIM_ASSERT(c->earliest == cand_earliest(m, c));
 #endif
@@ -1249,10 +1245,15 @@ static struct ent *oldest_hit(const struct fifo *f, uint32_t row)
 	return NULL;
 }
 
-static inline void bank_cands(struct mc *m, size_t *n, uint32_t pc, uint32_t bank, bool writes)
+/* The command bank `bank` of pseudo-channel pc needs next in direction writes (*cmd) and the
+ * access it serves (*e): a row hit's column command; PRE on a conflict (charged to the oldest
+ * access) or a row closing for refresh; ACT on a closed bank. False when it needs none (held and
+ * closed, or nothing queued). */
+static inline bool bank_choice(const struct mc *m, uint32_t pc, uint32_t bank, bool writes,
+			       struct ent **e, enum dram_cmd *cmd)
 {
-	struct pcq *q = &m->pcs[pc];
-	struct bankq *b = &q->banks[bank];
+	const struct pcq *q = &m->pcs[pc];
+	const struct bankq *b = &q->banks[bank];
 	const struct fifo *f = writes ? &b->wr : &b->rd;
 	bool held = (q->held_mask >> bank) & 1;
 	uint32_t open;
@@ -1269,17 +1270,28 @@ static inline void bank_cands(struct mc *m, size_t *n, uint32_t pc, uint32_t ban
 		    head != NULL && head->a.da.row != open && head->seq < hit->seq)
 			hit = NULL;
 		if (hit != NULL && !(held && q->owed >= m->p->refresh_postpone)) {
-			add_cand(m, n, hit, column_cmd(m, b, hit), pc, bank);
-			return;
+			*e = hit;
+			*cmd = column_cmd(m, b, hit);
+			return true;
 		}
 		/* A conflict (charged to the oldest access), or a row closing for refresh. */
-		if (head != NULL || held)
-			add_cand(m, n, head, DRAM_CMD_PRE, pc, bank);
-		return;
+		*e = head;
+		*cmd = DRAM_CMD_PRE;
+		return head != NULL || held;
 	}
-	if (held || head == NULL)
-		return;
-	add_cand(m, n, head, DRAM_CMD_ACT, pc, bank);
+	*e = head;
+	*cmd = DRAM_CMD_ACT;
+	return !held && head != NULL;
+}
+
+/* Appends bank `bank`'s candidate, if it has one (a held bank's: bank_keep makes the others'). */
+static inline void bank_cands(struct mc *m, size_t *n, uint32_t pc, uint32_t bank, bool writes)
+{
+	struct ent *e;
+	enum dram_cmd cmd;
+
+	if (bank_choice(m, pc, bank, writes, &e, &cmd))
+		add_cand(m, n, e, cmd, pc, bank);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1449,18 +1461,33 @@ static bool needs_prepare(const struct mc *m, const struct mc_cand *c)
 	       !((const struct ent *)c->entry)->prepared;
 }
 
-/* Keeps the candidate just found for bank b (m->cands[i], for direction writes) as the bank's
- * cached one, with its own bound (add_cand's) and where its shared bounds are. */
-static void bq_keep(struct mc *m, struct pcq *q, uint32_t b, bool writes, size_t i)
+/* Finds the candidate of bank b of pseudo-channel pc, which has work in direction writes and is
+ * not held, and keeps it as the bank's cached one (made in place, not copied: its own bound and
+ * where its shared bounds are, computed once); returns its earliest cycle. */
+static inline cycle_t bank_keep(struct mc *m, uint32_t pc, uint32_t b, bool writes)
 {
+	struct pcq *q = &m->pcs[pc];
 	struct bankq *bq = &q->banks[b];
+	struct mc_cand *c = &bq->cand;
+	struct ent *e;
+	enum dram_cmd cmd;
+	bool any = bank_choice(m, pc, b, writes, &e, &cmd);
 
-	SIM_ASSERT(m->cands[i].cmd != DRAM_CMD_REFAB && m->cands[i].cmd != DRAM_CMD_REFPB);
-	bq->cand = m->cands[i];
-	bq->own = m->cand_own[i];
-	cand_shared(q, bq->cand.cmd, b, bq->shared);
+	SIM_ASSERT(any && e != NULL); /* a bank with work, not held */
+	c->seq = e->seq;
+	c->cmd = cmd;
+	c->pc = pc;
+	c->bank = b;
+	c->entry = e;
+	bq->own = cand_own(m, c);
+	cand_shared(q, cmd, b, bq->shared);
+	c->earliest = time_parts(bq->own, bq->shared);
+#ifdef SIM_DEBUG
+	SIM_ASSERT(c->earliest == cand_earliest(m, c));
+#endif
 	bq->lb_dir = LB_DIR(writes);
-	bq_set(q, b, writes, bq->cand.earliest);
+	bq_set(q, b, writes, c->earliest);
+	return c->earliest;
 }
 
 /* The exact earliest cycle of a cached candidate: its own bound and the device's shared bounds.
@@ -1576,7 +1603,6 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 	const cycle_t *bound = q->bound[writes];
 	cycle_t soonest = CYCLE_NEVER;
 	uint64_t work, due = 0;
-	size_t before;
 	uint32_t b;
 
 	refresh_update(m, q, now);
@@ -1608,48 +1634,39 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 	work = due | q->held_mask;
 	while (work != 0) {
 		struct bankq *bq;
-		bool held;
+		cycle_t t;
 
 		b = (uint32_t)__builtin_ctzll(work);
 		work &= work - 1;
 		bq = &q->banks[b];
-		held = (q->held_mask >> b) & 1;
-		if (bq->lb_dir == LB_DIR(writes) && !held) {
-			cycle_t t = bq_time(m, bq);
-
-			bq_retime(q, b, writes, t);
-			if (t > now && !needs_prepare(m, &bq->cand)) {
-				if (t < *next)
-					*next = t;
-				continue;
-			}
-			SIM_ASSERT(*n < m->ncands_max);
-			m->cands[(*n)++] = bq->cand;
-			if (m->lookahead)
-				q->stood |= 1ull << b;
-			continue;
-		}
-		if (held && dram_open_row_at(m->dram, pc, b) == DRAM_ROW_NONE) {
-			/* Closed: refresh it (all-bank: once every bank is). */
-			if (m->p->refresh == MC_REFRESH_PER_BANK)
+		if ((q->held_mask >> b) & 1) {
+			if (dram_open_row_at(m->dram, pc, b) != DRAM_ROW_NONE) {
+				/* open: its hits' column commands or its PRE (not kept) */
+				bank_cands(m, n, pc, b, writes);
+			} else if (m->p->refresh == MC_REFRESH_PER_BANK) {
+				/* closed: refresh it (all-bank: once every bank is) */
 				add_cand(m, n, NULL, DRAM_CMD_REFPB, pc, b);
-			else if (b == 0 && dram_open_banks(m->dram, pc) == 0)
+			} else if (b == 0 && dram_open_banks(m->dram, pc) == 0) {
 				add_cand(m, n, NULL, DRAM_CMD_REFAB, pc, 0);
+			}
 			continue;
 		}
-		before = *n;
-		bank_cands(m, n, pc, b, writes);
-		if (*n == before + 1 && !held) {
-			bq_keep(m, q, b, writes, before);
-			if (bq->cand.earliest > now && !needs_prepare(m, &bq->cand)) {
-				/* cached, and not a candidate this pass */
-				if (bq->cand.earliest < *next)
-					*next = bq->cand.earliest;
-				*n = before;
-			} else if (m->lookahead) {
-				q->stood |= 1ull << b;
-			}
+		if (bq->lb_dir == LB_DIR(writes)) {
+			t = bq_time(m, bq);
+			bq_retime(q, b, writes, t);
+		} else {
+			t = bank_keep(m, pc, b, writes);
 		}
+		if (t > now && !needs_prepare(m, &bq->cand)) {
+			/* (cached, and not a candidate this pass) */
+			if (t < *next)
+				*next = t;
+			continue;
+		}
+		SIM_ASSERT(*n < m->ncands_max);
+		m->cands[(*n)++] = bq->cand;
+		if (m->lookahead)
+			q->stood |= 1ull << b;
 	}
 }
 
@@ -1788,19 +1805,13 @@ static cycle_t sched_next_of(const struct mc *m, size_t n, bool issued, cycle_t 
 	return next;
 }
 
-/* Finds and caches the candidate of bank b of pseudo-channel pc, which has work in direction
- * writes and is not held, as gather_pc does for a bank whose bound was cleared; returns its
- * earliest cycle. Out of line, so that gather_pc keeps bank_cands and bq_keep inlined (with
- * more callers the compiler made them calls: +3% instructions on HBM2e random reads). */
+/* bank_keep for the look-ahead, as gather_pc does for a bank whose bound was cleared. Out of
+ * line, so that gather_pc keeps bank_keep inlined (with more callers the compiler made such
+ * helpers calls: +3% instructions on HBM2e random reads). */
 __attribute__((noinline)) static cycle_t recache(struct mc *m, uint32_t pc, uint32_t b,
 						 bool writes)
 {
-	size_t n = 0;
-
-	bank_cands(m, &n, pc, b, writes);
-	SIM_ASSERT(n == 1); /* a bank with work, not held */
-	bq_keep(m, &m->pcs[pc], b, writes, 0);
-	return m->cands[0].earliest;
+	return bank_keep(m, pc, b, writes);
 }
 
 /* Whether the pass after one that issued can be told now to issue nothing at now + 1, and if
