@@ -1602,7 +1602,8 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 	struct pcq *q = &m->pcs[pc];
 	const cycle_t *bound = q->bound[writes];
 	cycle_t soonest = CYCLE_NEVER;
-	uint64_t work, due = 0;
+	uint64_t work, due = 0, held;
+	struct bankq *banks;
 	uint32_t b;
 
 	refresh_update(m, q, now);
@@ -1631,15 +1632,19 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 	}
 	if (soonest < *next)
 		*next = soonest;
-	work = due | q->held_mask;
+	/* (the loop's stores are of cycles, which could alias q's words as far as the compiler
+	 * knows: what it reads of q on every bank, in locals) */
+	held = q->held_mask;
+	banks = q->banks;
+	work = due | held;
 	while (work != 0) {
 		struct bankq *bq;
 		cycle_t t;
 
 		b = (uint32_t)__builtin_ctzll(work);
 		work &= work - 1;
-		bq = &q->banks[b];
-		if ((q->held_mask >> b) & 1) {
+		bq = &banks[b];
+		if ((held >> b) & 1) {
 			if (dram_open_row_at(m->dram, pc, b) != DRAM_ROW_NONE) {
 				/* open: its hits' column commands or its PRE (not kept) */
 				bank_cands(m, n, pc, b, writes);
