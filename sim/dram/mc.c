@@ -124,8 +124,11 @@ static cycle_t max_cycle(cycle_t a, cycle_t b)
 /* A bank's longest row cycle for one access (a read: ACT, RD, PRE; a write: ACT, WR, PRE) must
  * fit between two refreshes of the bank: a forced refresh precharges an open bank at once, so
  * an access whose row cycle is longer than the time refresh leaves a bank could be cut short
- * for ever (the run ends at the watchdog). Real parts leave thousands of cycles for row cycles
- * of under a hundred; only timings far off (an nRCDWR of 4096, an nREFI of 256) fail. */
+ * for ever (the run ends at the watchdog). So must its ACT to ACT cycle, tRC: an ACT that waits
+ * longer than that for the bank's last one finds refreshes owed again and the bank held (an
+ * nRC of 4096 with an nREFI of 512 stopped random runs; bench/diff_builds.py --timings). Real
+ * parts leave thousands of cycles for row cycles of under a hundred; only timings far off (an
+ * nRCDWR or nRC of 4096, an nREFI of 256) fail. */
 static int refresh_window_check(const struct mc_params *p, const struct dram_spec *s,
 				struct sim_err *err)
 {
@@ -134,6 +137,8 @@ static int refresh_window_check(const struct mc_params *p, const struct dram_spe
 		     t[DRAM_T_RP];
 	cycle_t wr = max_cycle(t[DRAM_T_RAS], (cycle_t)t[DRAM_T_RCDWR] + t[DRAM_T_CWL] +
 						  s->burst_cycles + t[DRAM_T_WR]) + t[DRAM_T_RP];
+	const char *how = p->refresh == MC_REFRESH_ALL_BANK ? "tREFI - tRFC"
+							     : "tREFIpb x banks - tRFCpb";
 	cycle_t window;
 
 	if (p->refresh == MC_REFRESH_OFF)
@@ -148,10 +153,14 @@ static int refresh_window_check(const struct mc_params *p, const struct dram_spe
 				   "ACT, %s, PRE, tRP) does not fit between two refreshes of its bank "
 				   "(%" PRIu64 " cycles: %s with mc.refresh = \"%s\")",
 				   wr > rd ? "write" : "read", (uint64_t)max_cycle(rd, wr),
-				   wr > rd ? "WR" : "RD", (uint64_t)window,
-				   p->refresh == MC_REFRESH_ALL_BANK ? "tREFI - tRFC"
-								     : "tREFIpb x banks - tRFCpb",
+				   wr > rd ? "WR" : "RD", (uint64_t)window, how,
 				   refresh_names[p->refresh]);
+	/* (a tRC above tRAS + tRP: the row cycles fit, not the ACT to ACT one) */
+	if (t[DRAM_T_RC] > window)
+		return sim_err_set(err, NULL, 0, "dram.timing.nRC: a bank's ACT to ACT cycle (tRC, "
+				   "%u cycles) does not fit between two refreshes of the bank (%" PRIu64
+				   " cycles: %s with mc.refresh = \"%s\")", t[DRAM_T_RC],
+				   (uint64_t)window, how, refresh_names[p->refresh]);
 	return 0;
 }
 
