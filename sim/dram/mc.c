@@ -1226,6 +1226,7 @@ static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, 
 	SIM_ASSERT(*n <= m->ncands_max);
 	c->seq = e != NULL ? e->seq : 0;
 	c->cmd = cmd;
+	c->kept = false;
 	c->pc = pc;
 	c->bank = bank;
 	c->entry = e;
@@ -1485,6 +1486,7 @@ static inline cycle_t bank_keep(struct mc *m, uint32_t pc, uint32_t b, bool writ
 	SIM_ASSERT(any && e != NULL); /* a bank with work, not held */
 	c->seq = e->seq;
 	c->cmd = cmd;
+	c->kept = true;
 	c->pc = pc;
 	c->bank = b;
 	c->entry = e;
@@ -1751,8 +1753,18 @@ static bool issue_on_buses(struct mc *m, size_t *n, cycle_t now)
 			if (j == (size_t)k || (row && row_bus_used) || (!row && col_bus_used) ||
 			    (c->pc == picked.pc && c->bank == picked.bank))
 				continue;
-			if (c->earliest <= now)
-				c->earliest = cand_earliest(m, c);
+			if (c->earliest <= now) {
+				const struct bankq *bq = &m->pcs[c->pc].banks[c->bank];
+
+				/* A kept one whose bank the command left cached: its own bound
+				 * stands (only its bank's commands and REFab move it, and they
+				 * clear the cache), so its parts time it, as a pass would. */
+				c->earliest = c->kept && bq->lb_dir != LB_NONE ? bq_time(m, bq)
+									: cand_earliest(m, c);
+#ifdef SIM_DEBUG
+				SIM_ASSERT(c->earliest == cand_earliest(m, c));
+#endif
+			}
 			m->cands[w++] = *c;
 		}
 		*n = w;

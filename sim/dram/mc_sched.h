@@ -20,6 +20,7 @@
 struct mc_cand {
 	uint64_t seq;          /* arrival order of the request (smaller = older) */
 	enum dram_cmd cmd;     /* the command it needs next */
+	bool kept;             /* the controller's: a copy of its bank's cached candidate */
 	cycle_t earliest;      /* when that command is legal */
 	uint32_t pc, bank;
 	void *entry;           /* the controller's request */
