@@ -158,9 +158,9 @@ static int refresh_window_check(const struct mc_params *p, const struct dram_spe
 	/* (a tRC above tRAS + tRP: the row cycles fit, not the ACT to ACT one) */
 	if (t[DRAM_T_RC] > window)
 		return sim_err_set(err, NULL, 0, "dram.timing.nRC: a bank's ACT to ACT cycle (tRC, "
-				   "%u cycles) does not fit between two refreshes of the bank (%" PRIu64
-				   " cycles: %s with mc.refresh = \"%s\")", t[DRAM_T_RC],
-				   (uint64_t)window, how, refresh_names[p->refresh]);
+				   "%u cycles) does not fit between two refreshes of the bank "
+				   "(%" PRIu64 " cycles: %s with mc.refresh = \"%s\")",
+				   t[DRAM_T_RC], (uint64_t)window, how, refresh_names[p->refresh]);
 	return 0;
 }
 

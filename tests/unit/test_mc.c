@@ -1306,16 +1306,16 @@ static void test_params_check(void **state)
 	assert_int_equal(mc_params_check(&p, &g, &err), 0);
 	g.t[DRAM_T_RC] = 2790;
 	assert_string_equal(check_err(&p, &g),
-			    "dram.timing.nRC: a bank's ACT to ACT cycle (tRC, 2790 cycles) does not "
-			    "fit between two refreshes of the bank (2789 cycles: tREFI - tRFC with "
-			    "mc.refresh = \"all_bank\")");
+			    "dram.timing.nRC: a bank's ACT to ACT cycle (tRC, 2790 cycles) does "
+			    "not fit between two refreshes of the bank (2789 cycles: tREFI - tRFC "
+			    "with mc.refresh = \"all_bank\")");
 	p.refresh = MC_REFRESH_PER_BANK; /* tREFIpb 214 x 16 - tRFCpb 106 = 3318 */
 	assert_int_equal(mc_params_check(&p, &g, &err), 0);
 	g.t[DRAM_T_RC] = 3319;
 	assert_string_equal(check_err(&p, &g),
-			    "dram.timing.nRC: a bank's ACT to ACT cycle (tRC, 3319 cycles) does not "
-			    "fit between two refreshes of the bank (3318 cycles: tREFIpb x banks - "
-			    "tRFCpb with mc.refresh = \"per_bank\")");
+			    "dram.timing.nRC: a bank's ACT to ACT cycle (tRC, 3319 cycles) does "
+			    "not fit between two refreshes of the bank (3318 cycles: tREFIpb x "
+			    "banks - tRFCpb with mc.refresh = \"per_bank\")");
 	p.refresh = MC_REFRESH_OFF;
 	assert_int_equal(mc_params_check(&p, &g, &err), 0);
 }
