@@ -1215,6 +1215,35 @@ static cycle_t cand_own(const struct mc *m, const struct mc_cand *c)
 	return max_cycle(own, (!dram_cmd_is_row(c->cmd) & (e->pre_ops == 0)) ? e->not_before : 0);
 }
 
+/* Candidate c: access e's (NULL: a refresh's) command cmd to bank `bank` of pseudo-channel pc;
+ * kept: made as the bank's cached one (bank_keep). Not timed. */
+static inline void cand_set(struct mc_cand *c, struct ent *e, enum dram_cmd cmd, uint32_t pc,
+			    uint32_t bank, bool kept)
+{
+	c->seq = e != NULL ? e->seq : 0;
+	c->cmd = cmd;
+	c->kept = kept;
+	c->pc = pc;
+	c->bank = bank;
+	c->entry = e;
+}
+
+/* Candidate c's earliest cycle (not a refresh's) from its own bound (*own) and its shared bounds
+ * (shared[], where they are): cand_earliest's answer, without asking the device. */
+static inline cycle_t cand_time(const struct mc *m, const struct mc_cand *c, cycle_t *own,
+				const cycle_t *shared[4])
+{
+	cycle_t t;
+
+	*own = cand_own(m, c);
+	cand_shared(&m->pcs[c->pc], c->cmd, c->bank, shared);
+	t = time_parts(*own, shared);
+#ifdef SIM_DEBUG
+	SIM_ASSERT(t == cand_earliest(m, c));
+#endif
+	return t;
+}
+
 /* Appends a candidate, timed: a held bank's or a refresh (a bank's kept candidate is made by
  * bank_keep). */
 static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, uint32_t pc,
@@ -1224,23 +1253,15 @@ static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, 
 	struct mc_cand *c = &m->cands[i];
 
 	SIM_ASSERT(*n <= m->ncands_max);
-	c->seq = e != NULL ? e->seq : 0;
-	c->cmd = cmd;
-	c->kept = false;
-	c->pc = pc;
-	c->bank = bank;
-	c->entry = e;
+	cand_set(c, e, cmd, pc, bank, false);
 	if (cmd == DRAM_CMD_REFAB || cmd == DRAM_CMD_REFPB) {
 		/* a held bank's: never kept, so its parts are not needed */
 		c->earliest = cand_earliest(m, c);
 	} else {
 		const cycle_t *shared[4];
+		cycle_t own;
 
-		cand_shared(&m->pcs[pc], cmd, bank, shared);
-		c->earliest = time_parts(cand_own(m, c), shared);
-#ifdef SIM_DEBUG
-		SIM_ASSERT(c->earliest == cand_earliest(m, c));
-#endif
+		c->earliest = cand_time(m, c, &own, shared);
 	}
 }
 
@@ -1484,18 +1505,8 @@ static inline cycle_t bank_keep(struct mc *m, uint32_t pc, uint32_t b, bool writ
 	bool any = bank_choice(m, pc, b, writes, &e, &cmd);
 
 	SIM_ASSERT(any && e != NULL); /* a bank with work, not held */
-	c->seq = e->seq;
-	c->cmd = cmd;
-	c->kept = true;
-	c->pc = pc;
-	c->bank = b;
-	c->entry = e;
-	bq->own = cand_own(m, c);
-	cand_shared(q, cmd, b, bq->shared);
-	c->earliest = time_parts(bq->own, bq->shared);
-#ifdef SIM_DEBUG
-	SIM_ASSERT(c->earliest == cand_earliest(m, c));
-#endif
+	cand_set(c, e, cmd, pc, b, true);
+	c->earliest = cand_time(m, c, &bq->own, bq->shared);
 	bq->lb_dir = LB_DIR(writes);
 	bq_set(q, b, writes, c->earliest);
 	return c->earliest;
