@@ -48,7 +48,8 @@
  *   3. sleep until the next cycle anything can happen: a pipeline head due, a busy port freeing
  *      for a waiting head, an input head becoming visible (links wake us on push as well), or
  *      the next cycle when a waiting head lost arbitration. A refused delivery waits for the
- *      output link's pop, which wakes us. Nothing pending: plain sleep.
+ *      output link's pop, which wakes us. Nothing pending: plain sleep. The search stops at
+ *      the first input or output, of either network, that asks for the next cycle.
  *
  * Output port state:
  *
@@ -903,20 +904,15 @@ static cycle_t islip_next_cached(const struct xbar *x, struct xbar_network *n, u
 	return c;
 }
 
-/* Step 3 for one network: the earliest cycle after now at which it has something to do. */
+/* Step 3 for one network: the earliest cycle after now at which it has something to do. It
+ * stops at the first input or output that answers now + 1, which none can beat: on a busy
+ * crossbar most cycles have an input whose packet lost arbitration, and the inputs after it
+ * are not looked at (their retry_at, where one was remembered, still holds: islip_next_cached). */
 static cycle_t xbar_next(const struct xbar *x, struct xbar_network *n, cycle_t now)
 {
 	cycle_t next = CYCLE_NEVER;
 	uint32_t w, i;
 
-	for (w = 0; w < (n->nout + 63) / 64; w++)
-	for (uint64_t bits = n->out_busy[w]; bits != 0; bits &= bits - 1) {
-		const struct xbar_out *o = &n->out[w * 64 + (uint32_t)__builtin_ctzll(bits)];
-
-		/* A due head was refused: the output link's pop wakes us. */
-		if (o->count > 0 && o->slots[o->head].ready > now && o->slots[o->head].ready < next)
-			next = o->slots[o->head].ready;
-	}
 	for (w = 0; w < (n->nin + 63) / 64; w++)
 	for (uint64_t bits = n->in_busy[w]; bits != 0; bits &= bits - 1) {
 		cycle_t c;
@@ -929,8 +925,22 @@ static cycle_t xbar_next(const struct xbar *x, struct xbar_network *n, cycle_t n
 			c = n->in[i].busy_until; /* the input is still sending its last packet */
 		else if (c <= now)
 			c = islip_next_cached(x, n, i, now); /* offered packets not picked */
-		if (c < next)
+		if (c < next) {
 			next = c;
+			if (next == now + 1)
+				return next;
+		}
+	}
+	for (w = 0; w < (n->nout + 63) / 64; w++)
+	for (uint64_t bits = n->out_busy[w]; bits != 0; bits &= bits - 1) {
+		const struct xbar_out *o = &n->out[w * 64 + (uint32_t)__builtin_ctzll(bits)];
+
+		/* A due head was refused: the output link's pop wakes us. */
+		if (o->count > 0 && o->slots[o->head].ready > now && o->slots[o->head].ready < next) {
+			next = o->slots[o->head].ready;
+			if (next == now + 1)
+				return next;
+		}
 	}
 	return next;
 }
@@ -947,6 +957,8 @@ static void xbar_tick(void *unit, cycle_t now)
 
 		xbar_deliver(x, n, now);
 		xbar_arbitrate(x, n, now);
+		if (next == now + 1)
+			continue; /* the next cycle already: the other network cannot say sooner */
 		c = xbar_next(x, n, now);
 		if (c < next)
 			next = c;

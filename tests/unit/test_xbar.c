@@ -19,6 +19,8 @@
  *   c. replies of 1 and 4 sectors: 2 and 5 cycles of the port; a 100 B store: 4 cycles;
  *   d. two SMs to one slice: round-robin alternation, one serialisation time apart, stalls and
  *      queueing delay exactly;
+ *      and the crossbar's wake: the soonest cycle any input of either network asks for, even
+ *      when an input or a network asked first for a later one;
  *   e. output backpressure: a sink that stops popping, no loss, stall cycles exact, the
  *      crossbar asleep while blocked, delivery resumes when the sink pops;
  *   f. three clock domains (725, 800, 1000 ps): an exact cross-domain delivery, then a flood in
@@ -694,6 +696,52 @@ static void test_age_match(void **state)
  * Karol, Hluchyj and Morgan 1987); with virtual output queues and one iSLIP iteration above
  * that, the more so the more packets an input holds.
  */
+/* The crossbar sleeps until the soonest cycle any input or output of either network asks for,
+ * whichever is asked first (xbar_next stops at the first that asks for the next cycle). At
+ * cycle 2: SM0's load waits for slice 0, which serialises SM0's 80 B store (88 B, 3 cycles) until
+ * 4; SM1 and SM2 offer loads to slice 1 (1 cycle each), SM1 goes first (round-robin from SM0)
+ * and SM2's lost: it must be picked at 3, not when SM0's is at 4. Then the same on the reply
+ * network, asked after the request network: SM0's load waits as before (its network asks for
+ * 4), slices 1 and 2 send one-sector replies to SM1 (40 B, one cycle at 64 B), slice 2's lost
+ * and goes at 3. A packet picked at t reaches its sink at t + ser + 4 + 1. */
+static void test_wake_soonest(void **state)
+{
+	uint32_t arb;
+
+	(void)state;
+	for (arb = XBAR_ARB_ISLIP; arb <= XBAR_ARB_AGE; arb++) {
+		struct xbar_params p = params(4, 32, 64, 8, 4);
+		struct env e;
+
+		p.arbiter = arb;
+		p.reply_arbiter = arb;
+		env_init(&e, &p, 3, 3, 1000, 1000, 1000, 4);
+		plan_req(&e, MEM_REQ_STORE, 0, 0, 0x7, 80, 0);
+		plan_req(&e, MEM_REQ_LOAD, 0, 0, 0x1, 32, 1);
+		plan_req(&e, MEM_REQ_LOAD, 1, 1, 0x1, 32, 1);
+		plan_req(&e, MEM_REQ_LOAD, 2, 1, 0x1, 32, 1);
+		run(&e);
+		assert_int_equal(e.nrec, 4);
+		assert_int_equal(find_rec(&e, 0, 0)->cyc, 1 + 3 + 4 + 1);
+		assert_int_equal(find_rec(&e, 0, 1)->cyc, 4 + 1 + 4 + 1);
+		assert_int_equal(find_rec(&e, 1, 0)->cyc, 2 + 1 + 4 + 1);
+		assert_int_equal(find_rec(&e, 2, 0)->cyc, 3 + 1 + 4 + 1);
+		env_fini(&e);
+
+		env_init(&e, &p, 3, 3, 1000, 1000, 1000, 4);
+		plan_req(&e, MEM_REQ_STORE, 0, 0, 0x7, 80, 0);
+		plan_req(&e, MEM_REQ_LOAD, 0, 0, 0x1, 32, 1);
+		plan_reply(&e, MEM_REQ_LOAD, 1, 1, 0x1, 1);
+		plan_reply(&e, MEM_REQ_LOAD, 2, 1, 0x1, 1);
+		run(&e);
+		assert_int_equal(e.nrec, 4);
+		assert_int_equal(find_rec(&e, 0, 1)->cyc, 4 + 1 + 4 + 1);
+		assert_int_equal(find_rec(&e, 3 + 1, 0)->cyc, 2 + 1 + 4 + 1);
+		assert_int_equal(find_rec(&e, 3 + 2, 0)->cyc, 3 + 1 + 4 + 1);
+		env_fini(&e);
+	}
+}
+
 static double saturated_rate(uint32_t arbiter, uint32_t buf)
 {
 	struct xbar_params p = params(2, 32, 32, 8, buf);
@@ -1032,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_head_of_line),
 		cmocka_unit_test(test_islip_match),
 		cmocka_unit_test(test_age_match),
+		cmocka_unit_test(test_wake_soonest),
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_backpressure),
 		cmocka_unit_test(test_clock_domains_exact),
