@@ -689,13 +689,6 @@ static void test_age_match(void **state)
 	}
 }
 
-/*
- * Saturation under uniform traffic: 8 SMs each keep their input full of loads (ser 1) to slices
- * drawn uniformly, the slices pop everything at once. An input-queued switch that looks only
- * at heads saturates near 2 - sqrt(2) = 59% of its outputs for large N (61.8% at N = 8,
- * Karol, Hluchyj and Morgan 1987); with virtual output queues and one iSLIP iteration above
- * that, the more so the more packets an input holds.
- */
 /* The crossbar sleeps until the soonest cycle any input or output of either network asks for,
  * whichever is asked first (xbar_next stops at the first that asks for the next cycle). At
  * cycle 2: SM0's load waits for slice 0, which serialises SM0's 80 B store (88 B, 3 cycles) until
@@ -742,6 +735,13 @@ static void test_wake_soonest(void **state)
 	}
 }
 
+/*
+ * Saturation under uniform traffic: 8 SMs each keep their input full of loads (ser 1) to slices
+ * drawn uniformly, the slices pop everything at once. An input-queued switch that looks only
+ * at heads saturates near 2 - sqrt(2) = 59% of its outputs for large N (61.8% at N = 8,
+ * Karol, Hluchyj and Morgan 1987); with virtual output queues and one iSLIP iteration above
+ * that, the more so the more packets an input holds.
+ */
 static double saturated_rate(uint32_t arbiter, uint32_t buf)
 {
 	struct xbar_params p = params(2, 32, 32, 8, buf);
