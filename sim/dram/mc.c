@@ -1244,18 +1244,14 @@ static inline cycle_t cand_time(const struct mc *m, const struct mc_cand *c, cyc
 	return t;
 }
 
-/* Appends a candidate, timed: a held bank's or a refresh (a bank's kept candidate is made by
- * bank_keep). */
-static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, uint32_t pc,
-		     uint32_t bank)
+/* Candidate c, timed, not kept: a held bank's (held_choice), which every pass (and the
+ * look-ahead) makes afresh; a bank's kept candidate is made by bank_keep. */
+static inline void cand_make(const struct mc *m, struct mc_cand *c, struct ent *e,
+			     enum dram_cmd cmd, uint32_t pc, uint32_t bank)
 {
-	size_t i = (*n)++;
-	struct mc_cand *c = &m->cands[i];
-
-	SIM_ASSERT(*n <= m->ncands_max);
 	cand_set(c, e, cmd, pc, bank, false);
 	if (cmd == DRAM_CMD_REFAB || cmd == DRAM_CMD_REFPB) {
-		/* a held bank's: never kept, so its parts are not needed */
+		/* never kept, so its parts are not needed */
 		c->earliest = cand_earliest(m, c);
 	} else {
 		const cycle_t *shared[4];
@@ -1263,6 +1259,16 @@ static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, 
 
 		c->earliest = cand_time(m, c, &own, shared);
 	}
+}
+
+/* Appends a held bank's candidate, timed (cand_make). */
+static void add_cand(struct mc *m, size_t *n, struct ent *e, enum dram_cmd cmd, uint32_t pc,
+		     uint32_t bank)
+{
+	size_t i = (*n)++;
+
+	SIM_ASSERT(*n <= m->ncands_max);
+	cand_make(m, &m->cands[i], e, cmd, pc, bank);
 }
 
 /* The oldest entry of the fifo that hits row, or NULL. */
@@ -1926,16 +1932,14 @@ static bool after_issue(struct mc *m, bool writes, cycle_t next, cycle_t now, cy
 			struct mc_cand c;
 			struct ent *e;
 			enum dram_cmd cmd;
-			cycle_t t;
 
 			held &= held - 1;
 			if (!held_choice(m, pc, b, writes, &e, &cmd))
 				continue;
-			cand_set(&c, e, cmd, pc, b, false);
-			t = cand_earliest(m, &c);
-			if (t <= now + 1)
+			cand_make(m, &c, e, cmd, pc, b); /* as the gather makes it */
+			if (c.earliest <= now + 1)
 				return false;
-			next = min_cycle(next, t);
+			next = min_cycle(next, c.earliest);
 		}
 	}
 	*when = next;
