@@ -359,6 +359,13 @@ struct mc {
 	uint64_t ecc_clock;
 	struct mc_cand *cands;
 	size_t ncands_max;
+	/* One command bus and no pre-ops to decide (single_issue): the gather picks as it goes,
+	 * and the list holds the held banks' candidates only. */
+	bool pick_in_gather;
+#ifdef SIM_DEBUG
+	struct mc_cand *dbg_cands;          /* every candidate of the pass, for the check */
+	size_t dbg_n;
+#endif
 	struct mc_waterfall wf;
 	struct mc_stats st;
 };
@@ -443,10 +450,14 @@ static void register_stats(struct mc *m, struct stats *st, const char *prefix)
 	stats_level(st, name, "writes queued", &m->st.wq);
 }
 
-/* Where the look-ahead applies: not with inline ECC (a candidate may have its pre-ops to
- * decide) and not with a row command bus of its own (HBM), where the pass after a command
- * issues in four of five cases and the look-ahead cost 1-5% more instructions for nothing. */
-static bool lookahead_applies(const struct mc *m)
+/* One command bus (a pass issues at most one command: the policy's pick among the ready
+ * candidates) and no pre-ops to decide (inline ECC: a candidate may wait for them). There the
+ * look-ahead applies (m->lookahead; not with a row command bus of its own, HBM, where the pass
+ * after a command issues in four of five cases and the look-ahead cost 1-5% more instructions
+ * for nothing), and the gather picks as it meets the candidates (m->pick_in_gather: the ready
+ * banks' cached candidates are not copied into a list to be picked from in a second loop;
+ * GDDR6's sequential reads have 10.4 a pass). */
+static bool single_issue(const struct mc *m)
 {
 	return m->p->ecc != MC_ECC_INLINE && !m->s->separate_row_bus;
 }
@@ -471,7 +482,7 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 	m->done_fn = done;
 	m->done_ctx = done_ctx;
 	m->lazy_next = CYCLE_NEVER;
-	m->lookahead = lookahead_applies(m);
+	m->lookahead = single_issue(m);
 	/* Pool: both queues, plus an ECC write-back per ECC cache line. */
 	n = p->read_queue + p->write_queue + (p->ecc == MC_ECC_INLINE ? p->ecc_cache_entries : 0);
 	m->pool = bulk_calloc(n, sizeof *m->pool);
@@ -499,6 +510,10 @@ struct mc *mc_create(const struct mc_params *p, const struct dram_spec *s, uint3
 		m->ecc = xcalloc(p->ecc_cache_entries, sizeof *m->ecc);
 	m->ncands_max = (size_t)s->pcs * (s->banks + 1);
 	m->cands = xcalloc(m->ncands_max, sizeof *m->cands);
+	m->pick_in_gather = single_issue(m);
+#ifdef SIM_DEBUG
+	m->dbg_cands = xcalloc(m->ncands_max, sizeof *m->dbg_cands);
+#endif
 	if (st != NULL) {
 		register_stats(m, st, prefix);
 		dram_chan_register_stats(m->dram, st, prefix);
@@ -526,6 +541,9 @@ void mc_destroy(struct mc *m)
 	free(m->chunks);
 	free(m->ecc);
 	free(m->cands);
+#ifdef SIM_DEBUG
+	free(m->dbg_cands);
+#endif
 	for (i = 0; i < 2; i++) {
 		free(m->waiters[i].ring);
 		free(m->waiters[i].state);
@@ -1629,14 +1647,34 @@ static inline uint64_t scan_work(const cycle_t *bound, uint64_t work, cycle_t no
 	return due;
 }
 
+/* The gather's pick so far (pick_in_gather): the candidate (NULL: none ready yet) and its key. */
+struct gather_best {
+	const struct mc_cand *c;
+	uint64_t key;
+};
+
+/* Candidate c met by the gather (pick_in_gather): the policy's pick so far, *best, takes it if
+ * it comes first (mc_sched_first). */
+static inline void gather_pick(struct mc *m, const struct mc_cand *c, cycle_t now,
+			       struct gather_best *best)
+{
+	best->c = mc_sched_first(m->sched, c, now, &best->key) ? c : best->c;
+#ifdef SIM_DEBUG
+	SIM_ASSERT(m->dbg_n < m->ncands_max);
+	m->dbg_cands[m->dbg_n++] = *c;
+#endif
+}
+
 /* The candidates of pseudo-channel pc: for each bank with work in the direction served or held
  * for refresh, the command it needs next (a refresh once a held bank is closed; the bank's
  * cached candidate while it stands), if it can issue now or (inline ECC) its access has still to
  * decide its pre-ops. Lowers *next to refresh deadlines, to the bounds of the banks skipped and
  * to the earliest cycles of the candidates timed that cannot issue. A cached candidate is
- * looked at once its bound has come, and then timed exactly (bq_time). */
+ * looked at once its bound has come, and then timed exactly (bq_time). Where the gather picks
+ * (pick_in_gather), the ready ones go to the pick (*best) and not to the list, which holds the
+ * held banks' candidates (which also go to the pick). */
 static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle_t *next,
-		      size_t *n)
+		      size_t *n, struct gather_best *best)
 {
 	struct pcq *q = &m->pcs[pc];
 	const cycle_t *bound = q->bound[writes];
@@ -1688,8 +1726,11 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 			enum dram_cmd cmd;
 
 			/* (not kept: made afresh by every pass) */
-			if (held_choice(m, pc, b, writes, &e, &cmd))
+			if (held_choice(m, pc, b, writes, &e, &cmd)) {
 				add_cand(m, n, e, cmd, pc, b);
+				if (m->pick_in_gather)
+					gather_pick(m, &m->cands[*n - 1], now, best);
+			}
 			continue;
 		}
 		if (bq->lb_dir == LB_DIR(writes)) {
@@ -1704,8 +1745,12 @@ static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle
 				*next = t;
 			continue;
 		}
-		SIM_ASSERT(*n < m->ncands_max);
-		m->cands[(*n)++] = bq->cand;
+		if (m->pick_in_gather) {
+			gather_pick(m, &bq->cand, now, best);
+		} else {
+			SIM_ASSERT(*n < m->ncands_max);
+			m->cands[(*n)++] = bq->cand;
+		}
 		if (m->lookahead)
 			q->stood |= 1ull << b;
 	}
@@ -1741,21 +1786,36 @@ static void prepare_cands(struct mc *m, size_t n, cycle_t now)
 
 /* Issues the policy's pick on each command bus (HBM: a row and a column bus; GDDR6: one), at
  * most one command each. After each, while a bus is left, the candidates of the bus used and of
- * the bank served go and the ready ones are re-timed (the command may bind them). Returns true if
- * anything was issued (then the candidates left in *n are not read again: the next pass is the
- * next cycle). */
-static bool issue_on_buses(struct mc *m, size_t *n, cycle_t now)
+ * the bank served go and the ready ones are re-timed (the command may bind them). Where the
+ * gather picked (pick_in_gather: one bus), its pick (gb->c, NULL: none ready) is the command,
+ * what the policy's pick would take from the same candidates (the debug build checks it).
+ * Returns true if anything was issued (then the candidates left in *n are not read again: the
+ * next pass is the next cycle). */
+static bool issue_on_buses(struct mc *m, size_t *n, const struct gather_best *gb,
+			   cycle_t now)
 {
 	bool row_bus_used = false, col_bus_used = false;
 
+#ifdef SIM_DEBUG
+	if (m->pick_in_gather) {
+		int kd = m->sched->pick(m->dbg_cands, m->dbg_n, now);
+		const struct mc_cand *c = kd < 0 ? NULL : &m->dbg_cands[kd];
+
+		SIM_ASSERT((c == NULL) == (gb->c == NULL));
+		SIM_ASSERT(c == NULL || (c->pc == gb->c->pc && c->bank == gb->c->bank &&
+					 c->cmd == gb->c->cmd && c->entry == gb->c->entry &&
+					 c->seq == gb->c->seq && c->earliest == gb->c->earliest));
+	}
+#endif
+	/* (with the gather's pick, one bus: the loop ends after its command) */
 	for (;;) {
-		int k = m->sched->pick(m->cands, *n, now);
+		int k = m->pick_in_gather ? -1 : m->sched->pick(m->cands, *n, now);
 		struct mc_cand picked;
 		size_t j, w = 0;
 
-		if (k < 0)
+		if (k < 0 && (!m->pick_in_gather || gb->c == NULL))
 			break;
-		picked = m->cands[k];
+		picked = k < 0 ? *gb->c : m->cands[k];
 		issue(m, &picked, now);
 		if (m->s->separate_row_bus) {
 			if (dram_cmd_is_row(picked.cmd))
@@ -2013,6 +2073,7 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 {
 	cycle_t next = CYCLE_NEVER;
 	bool writes, issued, only_completes;
+	struct gather_best best = { NULL, UINT64_MAX };
 	size_t n = 0;
 	uint32_t pc;
 #ifdef SIM_DEBUG
@@ -2046,14 +2107,17 @@ static cycle_t mc_pass(struct mc *m, cycle_t now)
 	}
 	m->queued = false;
 	m->served_writes = writes;
+#ifdef SIM_DEBUG
+	m->dbg_n = 0;
+#endif
 	for (pc = 0; pc < m->s->pcs; pc++) {
 		if (m->lookahead)
 			m->pcs[pc].arrived = m->pcs[pc].stood = 0;
-		gather_pc(m, pc, writes, now, &next, &n);
+		gather_pc(m, pc, writes, now, &next, &n, &best);
 	}
 	if (m->p->ecc == MC_ECC_INLINE)
 		prepare_cands(m, n, now);
-	issued = issue_on_buses(m, &n, now);
+	issued = issue_on_buses(m, &n, &best, now);
 #ifdef SIM_DEBUG
 	/* (the debug build's sched_next is always a full scheduling's: it makes the full pass
 	 * after arrivals_only too, and after_issue's is exact) */
@@ -2122,7 +2186,7 @@ static void mc_tick(void *self, cycle_t now)
 bool mc_set_lookahead(struct mc *m, bool on)
 {
 	SIM_ASSERT(m->seq == 0); /* no access queued yet: the masks start empty */
-	m->lookahead = on && lookahead_applies(m);
+	m->lookahead = on && single_issue(m);
 	return m->lookahead;
 }
 

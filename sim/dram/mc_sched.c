@@ -15,55 +15,37 @@
 
 #include "mc_sched.h"
 
-static bool is_column(enum dram_cmd c)
-{
-	return !dram_cmd_is_row(c);
-}
+static int pick_frfcfs(const struct mc_cand *c, size_t n, cycle_t now);
+static int pick_fcfs(const struct mc_cand *c, size_t n, cycle_t now);
 
-/*
- * Both picks take the smallest key among the ready candidates, the first of equal keys: the
- * request's age (seq, below 2^63), under frfcfs with row commands ranked after every column
- * command by the top bit. Without branches: which candidate wins is as good as random, and a
- * mispredicted branch costs more than the few instructions of a conditional move.
- */
-#define KEY_ROW (UINT64_C(1) << 63)
+static const struct mc_sched_ops policies[] = {
+	{ "frfcfs", "row hits first, then oldest (with mc.row_hit_cap: FR-FCFS-Cap)", true, true,
+	  pick_frfcfs },
+	{ "fcfs", "oldest ready request first, hits not preferred", false, false, pick_fcfs },
+};
 
-static int pick_frfcfs(const struct mc_cand *c, size_t n, cycle_t now)
+/* Policy s's pick over the list: mc_sched_first of each in turn. */
+static inline int pick_first(const struct mc_sched_ops *s, const struct mc_cand *c, size_t n,
+			     cycle_t now)
 {
 	uint64_t best_key = UINT64_MAX;
 	int best = -1;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		uint64_t key = c[i].seq | (is_column(c[i].cmd) ? 0 : KEY_ROW);
-		bool take = c[i].earliest <= now && key < best_key;
-
-		best_key = take ? key : best_key;
-		best = take ? (int)i : best;
-	}
+	for (i = 0; i < n; i++)
+		best = mc_sched_first(s, &c[i], now, &best_key) ? (int)i : best;
 	return best;
+}
+
+static int pick_frfcfs(const struct mc_cand *c, size_t n, cycle_t now)
+{
+	return pick_first(&policies[0], c, n, now);
 }
 
 static int pick_fcfs(const struct mc_cand *c, size_t n, cycle_t now)
 {
-	uint64_t best_key = UINT64_MAX;
-	int best = -1;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		bool take = c[i].earliest <= now && c[i].seq < best_key;
-
-		best_key = take ? c[i].seq : best_key;
-		best = take ? (int)i : best;
-	}
-	return best;
+	return pick_first(&policies[1], c, n, now);
 }
-
-static const struct mc_sched_ops policies[] = {
-	{ "frfcfs", "row hits first, then oldest (with mc.row_hit_cap: FR-FCFS-Cap)", true,
-	  pick_frfcfs },
-	{ "fcfs", "oldest ready request first, hits not preferred", false, pick_fcfs },
-};
 
 const char *const mc_sched_names[] = { "frfcfs", "fcfs", NULL };
 

@@ -32,9 +32,30 @@ struct mc_sched_ops {
 	/* Which request a bank offers: true, its oldest row hit before older requests to other
 	 * rows (FR-FCFS); false, its oldest request, hit or not (FCFS). */
 	bool hits_first;
-	/* Index of the candidate to issue among the n whose earliest <= now, or -1 for none. */
+	/* The order the pick follows (mc_sched_first): true, row commands after every column
+	 * command, each kind oldest first (FR-FCFS); false, oldest first (FCFS). */
+	bool rows_last;
+	/* Index of the candidate to issue among the n whose earliest <= now, or -1 for none: the
+	 * first in the policy's order (mc_sched_first over the list). */
 	int (*pick)(const struct mc_cand *c, size_t n, cycle_t now);
 };
+
+/* Whether candidate c comes first under policy s, against the pick so far whose key is *best_key
+ * (UINT64_MAX: none yet), and if so its key in *best_key: its command is ready at now and its key
+ * is the least, the request's age (seq, below 2^63), with rows_last a row command ranked after
+ * every column command by the top bit; the first of equal keys stays. Both policies' picks are
+ * this over their list, and a controller that picks while it gathers its candidates (one command
+ * bus) asks it of each as it meets it. Without branches: which candidate wins is as good as
+ * random, and a mispredicted branch costs more than the few instructions of a conditional move. */
+static inline bool mc_sched_first(const struct mc_sched_ops *s, const struct mc_cand *c,
+				  cycle_t now, uint64_t *best_key)
+{
+	uint64_t key = c->seq | ((uint64_t)(s->rows_last && dram_cmd_is_row(c->cmd)) << 63);
+	bool take = c->earliest <= now && key < *best_key;
+
+	*best_key = take ? key : *best_key;
+	return take;
+}
 
 /* NULL-terminated list of policy names, in registry order (for the config enum). */
 extern const char *const mc_sched_names[];
