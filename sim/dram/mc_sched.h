@@ -40,17 +40,23 @@ struct mc_sched_ops {
 	int (*pick)(const struct mc_cand *c, size_t n, cycle_t now);
 };
 
+/* Candidate c's key under policy s (mc_sched_first): the request's age (seq, below 2^63), with
+ * rows_last a row command ranked after every column command by the top bit. */
+static inline uint64_t mc_sched_key(const struct mc_sched_ops *s, const struct mc_cand *c)
+{
+	return c->seq | ((uint64_t)(s->rows_last && dram_cmd_is_row(c->cmd)) << 63);
+}
+
 /* Whether candidate c comes first under policy s, against the pick so far whose key is *best_key
  * (UINT64_MAX: none yet), and if so its key in *best_key: its command is ready at now and its key
- * is the least, the request's age (seq, below 2^63), with rows_last a row command ranked after
- * every column command by the top bit; the first of equal keys stays. Both policies' picks are
+ * (mc_sched_key) is the least; the first of equal keys stays. Both policies' picks are
  * this over their list, and a controller that picks while it gathers its candidates (one command
  * bus) asks it of each as it meets it. Without branches: which candidate wins is as good as
  * random, and a mispredicted branch costs more than the few instructions of a conditional move. */
 static inline bool mc_sched_first(const struct mc_sched_ops *s, const struct mc_cand *c,
 				  cycle_t now, uint64_t *best_key)
 {
-	uint64_t key = c->seq | ((uint64_t)(s->rows_last && dram_cmd_is_row(c->cmd)) << 63);
+	uint64_t key = mc_sched_key(s, c);
 	bool take = c->earliest <= now && key < *best_key;
 
 	*best_key = take ? key : *best_key;
