@@ -1694,8 +1694,8 @@ static inline void gather_untimed(struct mc *m, struct pcq *q, uint32_t b)
  * looked at once its bound has come, and then timed exactly (bq_time). Where the gather picks
  * (pick_in_gather), the ready ones go to the pick (*best) and not to the list, which holds the
  * held banks' candidates (which also go to the pick); a cached candidate met after a ready one
- * that comes before it is not timed (gather_untimed): on sequential GDDR6 reads ten banks a
- * pass are due, and only the few that come first so far need their cycle. */
+ * that comes before it is not timed (gather_untimed): on sequential GDDR6 reads nine banks a
+ * scheduling are due, and only the few that come first so far need their cycle. */
 static void gather_pc(struct mc *m, uint32_t pc, bool writes, cycle_t now, cycle_t *next,
 		      size_t *n, struct gather_best *best)
 {
