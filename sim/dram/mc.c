@@ -1653,6 +1653,16 @@ struct gather_best {
 	uint64_t key;
 };
 
+#ifdef SIM_DEBUG
+/* The debug build's record of every candidate the gather meets (pick_in_gather), timed, for
+ * issue_on_buses's check of the gather's pick against the policy's over all of them. */
+static void dbg_record(struct mc *m, const struct mc_cand *c)
+{
+	SIM_ASSERT(m->dbg_n < m->ncands_max);
+	m->dbg_cands[m->dbg_n++] = *c;
+}
+#endif
+
 /* Candidate c met by the gather (pick_in_gather): the policy's pick so far, *best, takes it if
  * it comes first (mc_sched_first). */
 static inline void gather_pick(struct mc *m, const struct mc_cand *c, cycle_t now,
@@ -1660,8 +1670,7 @@ static inline void gather_pick(struct mc *m, const struct mc_cand *c, cycle_t no
 {
 	best->c = mc_sched_first(m->sched, c, now, &best->key) ? c : best->c;
 #ifdef SIM_DEBUG
-	SIM_ASSERT(m->dbg_n < m->ncands_max);
-	m->dbg_cands[m->dbg_n++] = *c;
+	dbg_record(m, c);
 #endif
 }
 
@@ -1679,8 +1688,7 @@ static inline void gather_untimed(struct mc *m, struct pcq *q, uint32_t b)
 	struct mc_cand c = q->banks[b].cand;
 
 	c.earliest = bq_time(m, &q->banks[b]);
-	SIM_ASSERT(m->dbg_n < m->ncands_max);
-	m->dbg_cands[m->dbg_n++] = c;
+	dbg_record(m, &c);
 #endif
 	if (m->lookahead)
 		q->stood |= 1ull << b;
