@@ -75,6 +75,12 @@ void level_head_refused(struct level_head *h, enum level_stall why, cycle_t now,
 	h->mq_n = mq_n;
 }
 
+void level_head_wants(struct level_head *h, uint32_t want)
+{
+	SIM_ASSERT(h->stall == LEVEL_STALL_MISS_QUEUE_FULL && want > 0);
+	h->mq_want = want;
+}
+
 bool level_head_same(const struct level_head *h, const struct mem_req *r, uint64_t fill_gen,
 		     uint32_t mq_n, bool mq_counts)
 {
@@ -90,6 +96,11 @@ bool level_head_same(const struct level_head *h, const struct mem_req *r, uint64
 	default:
 		return false;
 	}
+}
+
+bool level_head_waits(const struct level_head *h, const struct mem_req *r, uint32_t mq_free)
+{
+	return r == h->seen && h->stall == LEVEL_STALL_MISS_QUEUE_FULL && mq_free < h->mq_want;
 }
 
 void level_head_dump(const struct level_head *h, const struct link *in, const char *name,

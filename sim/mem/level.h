@@ -11,7 +11,8 @@
  * requests this cycle, and the cycles until it is taken are charged to the reason
  * (level_head_charge, when the head is next tried). A refused head is not looked up again
  * until what the refusal depended on can have changed (level_head_same): the MSHR, its merge
- * limit and a fully reserved set change only at a fill; the L2's miss queue also at its drain.
+ * limit and a fully reserved set change only at a fill; the L2's miss queue also at its drain,
+ * and with one input only once it has as many free slots as the head needs (level_head_waits).
  *
  * The reply pipeline (struct level_replyq): a ring of slots, each a hit or the chain of requests
  * (linked by ->merged) one fill satisfied, with the cycle it is due; sized so that it is never
@@ -98,6 +99,7 @@ struct level_head {
 	cycle_t stall_at;        /* charged up to this cycle */
 	uint64_t fill_gen;       /* the level's fills when it was refused */
 	uint32_t mq_n;           /* the level's miss-queue occupancy then */
+	uint32_t mq_want;        /* refused for the miss queue: the free slots it needs */
 };
 
 void level_head_init(struct level_head *h);
@@ -106,11 +108,22 @@ void level_head_charge(struct level_head *h, struct level_stats *st, cycle_t now
 /* The head was refused at now for why; fill_gen and mq_n are what the answer depends on. */
 void level_head_refused(struct level_head *h, enum level_stall why, cycle_t now,
 			uint64_t fill_gen, uint32_t mq_n);
+/* The head, refused for the miss queue (after level_head_refused), needs want free slots. */
+void level_head_wants(struct level_head *h, uint32_t want);
 /* Whether trying r again would meet the same refusal: r is the head refused last time, for the
  * MSHR, its merge limit or a fully reserved set, and no fill came since (or, when mq_counts,
  * for the miss queue with neither a fill nor a change of the miss queue since). */
 bool level_head_same(const struct level_head *h, const struct mem_req *r, uint64_t fill_gen,
 		     uint32_t mq_n, bool mq_counts);
+/* The same for a level with one input whose miss queue's room counts and that notes what a head
+ * refused for it wants (level_head_wants): r is that head and the free slots (mq_free) are still
+ * fewer than it needs, whatever was filled since. Its refusal came after the lookup and the
+ * MSHR's test, and a fill changes neither answer nor the slots it needs: of an absent line (a
+ * line miss; a store is refused so only then) nothing is in flight, and of a present one the
+ * fill only makes valid sectors that were in flight, which the load did not have to fetch (a
+ * load with nothing to fetch needs no slot), and frees MSHR entries and merge slots. Only a
+ * request taken meanwhile could change them, and a level with one input takes none. */
+bool level_head_waits(const struct level_head *h, const struct mem_req *r, uint32_t mq_free);
 
 /* One line for the watchdog: the head of in, and why it waits. */
 void level_head_dump(const struct level_head *h, const struct link *in, const char *name,

@@ -544,6 +544,55 @@ static void test_controller_wait_others_go(void **state)
 	assert_true(l2_is_idle(e->l2));
 }
 
+/*
+ * A head refused for the miss queue is taken at the first lookup after the drain that leaves it
+ * as many free slots as it needs, whatever fills and drains come before (each of those is
+ * charged to its stall as a refusal, without a lookup: level_head_waits). One channel whose read
+ * queue holds one read, a miss queue of 8: A (visible at 11) goes to the controller; B, C, D and
+ * E (12-15), line misses of one sector each, need 1 + 4 free slots (the read, and room for a
+ * victim's four sectors) and wait in the miss queue behind it; F (16), a line miss of all four
+ * sectors, needs 8 and is refused with 4 free. B is sent at 53 (test_controller_wait), which
+ * leaves 5; A's fill comes at 62; C, D and E go as the reads before them complete, and F is
+ * taken in the cycle after E's send, which empties the queue (the lookups come before the
+ * drain in a tick). Its stall counts every cycle from 16 to then.
+ */
+static void test_miss_queue_wait(void **state)
+{
+	struct env *e = env_new(state, 1);
+	uint64_t f;
+	cycle_t arrival = 0, sent = 0;
+	uint32_t i;
+
+	e->p.miss_queue = 8;
+	e->mp.read_queue = 1;
+	env_start(e);
+	load_at(e, 10, 0x0, 0x1);
+	load_at(e, 11, 0x1000, 0x1);
+	load_at(e, 12, 0x2080, 0x1);
+	load_at(e, 13, 0x3100, 0x1);
+	load_at(e, 14, 0x4180, 0x1);
+	f = load_at(e, 15, 0x5200, 0xf);
+	eventq_run_until(e->q, (tick_t)17 * L2_PS);
+	assert_int_equal(stat(e, "l2.accesses"), 5);
+	eventq_run_until(e->q, (tick_t)63 * L2_PS);
+	assert_int_equal(stat(e, "l2.fills"), 1);
+	assert_int_equal(stat(e, "l2.accesses"), 5);
+	run_all(e, true);
+	assert_int_equal(e->replies[f], 1);
+	assert_int_equal(e->ndram, 9);
+	for (i = 0; i < e->ndram; i++)
+		if (e->dram[i].addr == 0x4180)
+			arrival = e->dram[i].arrival;
+	/* the L2 cycle E was sent in: the one whose edge falls in DRAM cycle `arrival` (an L2
+	 * cycle is longer than a DRAM cycle, so there is exactly one) */
+	while ((sent + 1) * L2_PS / e->s.tck_ps <= arrival)
+		sent++;
+	assert_int_equal(sent * L2_PS / e->s.tck_ps, arrival);
+	assert_true(sent > 62);
+	assert_int_equal(stat(e, "l2.stall_miss_queue_full"), sent + 1 - 16);
+	assert_int_equal(stat(e, "l2.line_misses"), 6);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * c, d, e. MSHR: merge, full, merge limit
  */
@@ -1425,6 +1474,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_far_no_way_deadlock, env_free),
 		cmocka_unit_test_teardown(test_controller_wait, env_free),
 		cmocka_unit_test_teardown(test_controller_wait_others_go, env_free),
+		cmocka_unit_test_teardown(test_miss_queue_wait, env_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
