@@ -83,8 +83,10 @@
  * for the MSHR, its merge limit or a fully reserved set is not tried again before a fill (nothing
  * else frees those), so the per-attempt counters (the MSHR's fail_full and fail_merge, the
  * cache's alloc_fails) count attempts that could have gone otherwise, however often the L1 is
- * ticked. miss_out_stalls and reply_stalls count the cycles the head waited for its link, from
- * its first refusal.
+ * ticked; one refused because the miss queue had no free slot is not looked up again before
+ * one is free (level_head_waits: the naive transpose's L1s looked such heads up 367 k times,
+ * each refused again). miss_out_stalls and reply_stalls count the cycles the head waited for
+ * its link, from its first refusal.
  *
  * Invariants (l1_check):
  *   - the miss queue holds <= miss_queue requests, each of the L1 (origin), a LOAD miss or a
@@ -256,6 +258,8 @@ struct l1 {
 	bool mq_blocked;          /* miss_out refused this cycle: its pop wakes us */
 	cycle_t mq_wait_since;    /* first refused cycle of the miss queue's head (miss_out_stalls) */
 	uint32_t stores_waiting;  /* stores in the miss queue + acks waiting (<= miss_queue) */
+	uint32_t mq_want;         /* the free slots the last refusal for the miss queue needed (0:
+				   * refused for the stores waiting, which acks decide) */
 
 	/* sent down, not yet back */
 	uint64_t misses_out, writes_out;
@@ -353,8 +357,10 @@ static enum level_stall try_store(struct l1 *l1, struct mem_req *r, const struct
 	struct cache_line_info victim;
 	bool present = lk->outcome != CACHE_LINE_MISS;
 
+	l1->mq_want = 1;
 	if (mq_free(l1) == 0)
 		return LEVEL_STALL_MISS_QUEUE_FULL;
+	l1->mq_want = 0;
 	if (l1->stores_waiting >= l1->p.miss_queue)
 		return l1->p.store_ack == L1_STORE_ACK_CROSSBAR && l1->ack_n > 0
 			       ? LEVEL_STALL_REPLY_FULL : LEVEL_STALL_MISS_QUEUE_FULL;
@@ -396,8 +402,10 @@ static enum level_stall try_load_miss(struct l1 *l1, struct mem_req *r, addr_t l
 	why = level_miss_probe(l1->m, r, line, lk, &res, &fetch);
 	if (why != LEVEL_STALL_NONE)
 		return why;
-	if (fetch != 0 && mq_free(l1) == 0)
+	if (fetch != 0 && mq_free(l1) == 0) {
+		l1->mq_want = 1;
 		return LEVEL_STALL_MISS_QUEUE_FULL;
+	}
 	/* its fill finds the line by lookup (the line's index is the L2's need) */
 	why = level_miss_reserve(l1->c, line, lk, res, fetch, &victim, NULL);
 	if (why != LEVEL_STALL_NONE)
@@ -507,7 +515,7 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 		cycle_t visible;
 		uint64_t banks;
 		uint32_t words;
-		bool same;
+		bool same, waits;
 
 		if (r == NULL)
 			break;
@@ -526,15 +534,24 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 		banks_used |= banks;
 		visible = link_head_ready(l1->in);
 		/* a head refused for the MSHR, its merge limit or a reserved set waits for a fill
-		 * (level.h); the miss queue and the acks can free room without one */
-		same = level_head_same(&l1->head, r, l1->fill_gen, 0, false);
+		 * (level.h); the miss queue and the acks can free room without one, and one refused
+		 * for a free slot of the miss queue waits for one (level_head_waits: the L1 is
+		 * awake every cycle the miss queue drains, and looked such a head up each time) */
+		waits = level_head_waits(&l1->head, r, mq_free(l1));
+		same = waits || level_head_same(&l1->head, r, l1->fill_gen, 0, false);
 		why = same ? l1->head.stall : LEVEL_STALL_NONE;
+#ifdef SIM_DEBUG
+		/* looked up again: a refusal for the miss queue changes nothing */
+		SIM_ASSERT(!waits || (try_accept(l1, r, visible, now) == why && l1->mq_want == 1));
+#endif
 		level_head_charge(&l1->head, &l1->st.lv, now);
 		if (!same)
 			why = try_accept(l1, r, visible, now);
 		if (why != LEVEL_STALL_NONE) {
-			level_head_refused(&l1->head, why, now,
-					   same ? l1->head.fill_gen : l1->fill_gen, 0);
+			/* (level_head_same held only with no fill since: the fills then and now) */
+			level_head_refused(&l1->head, why, now, l1->fill_gen, 0);
+			if (why == LEVEL_STALL_MISS_QUEUE_FULL && !same)
+				level_head_wants(&l1->head, l1->mq_want);
 			break;
 		}
 		SIM_ASSERT(link_pop(l1->in) == r);

@@ -77,7 +77,7 @@ void level_head_refused(struct level_head *h, enum level_stall why, cycle_t now,
 
 void level_head_wants(struct level_head *h, uint32_t want)
 {
-	SIM_ASSERT(h->stall == LEVEL_STALL_MISS_QUEUE_FULL && want > 0);
+	SIM_ASSERT(h->stall == LEVEL_STALL_MISS_QUEUE_FULL);
 	h->mq_want = want;
 }
 

@@ -108,21 +108,23 @@ void level_head_charge(struct level_head *h, struct level_stats *st, cycle_t now
 /* The head was refused at now for why; fill_gen and mq_n are what the answer depends on. */
 void level_head_refused(struct level_head *h, enum level_stall why, cycle_t now,
 			uint64_t fill_gen, uint32_t mq_n);
-/* The head, refused for the miss queue (after level_head_refused), needs want free slots. */
+/* The head, refused for the miss queue (after level_head_refused), needs want free slots (0:
+ * not their count alone decides: level_head_waits never holds). */
 void level_head_wants(struct level_head *h, uint32_t want);
 /* Whether trying r again would meet the same refusal: r is the head refused last time, for the
  * MSHR, its merge limit or a fully reserved set, and no fill came since (or, when mq_counts,
  * for the miss queue with neither a fill nor a change of the miss queue since). */
 bool level_head_same(const struct level_head *h, const struct mem_req *r, uint64_t fill_gen,
 		     uint32_t mq_n, bool mq_counts);
-/* The same for a level with one input whose miss queue's room counts and that notes what a head
- * refused for it wants (level_head_wants): r is that head and the free slots (mq_free) are still
- * fewer than it needs, whatever was filled since. Its refusal came after the lookup and the
- * MSHR's test, and a fill changes neither answer nor the slots it needs: of an absent line (a
- * line miss; a store is refused so only then) nothing is in flight, and of a present one the
- * fill only makes valid sectors that were in flight, which the load did not have to fetch (a
- * load with nothing to fetch needs no slot), and frees MSHR entries and merge slots. Only a
- * request taken meanwhile could change them, and a level with one input takes none. */
+/* The same for a level with one input that notes what a head refused for its miss queue wants
+ * (level_head_wants): r is that head and the free slots (mq_free) are still fewer than it
+ * needs, whatever was filled since. A load's refusal came after the lookup and the MSHR's test,
+ * and a fill changes neither answer nor the slots it needs: of an absent line nothing is in
+ * flight, and of a present one the fill only makes valid sectors that were in flight, which
+ * the load did not have to fetch (a load with nothing to fetch needs no slot), and frees MSHR
+ * entries and merge slots. A store's refusal is the first test after its lookup (the L1's), or
+ * comes only for an absent line (the L2's). Only a request taken meanwhile could change them,
+ * and a level with one input takes none. */
 bool level_head_waits(const struct level_head *h, const struct mem_req *r, uint32_t mq_free);
 
 /* One line for the watchdog: the head of in, and why it waits. */
