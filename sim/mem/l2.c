@@ -823,8 +823,9 @@ static uint32_t lookups_from(struct l2 *l2, struct link *in, struct level_head *
 			why = h->stall;
 #ifdef SIM_DEBUG
 			/* looked up again: a refusal for the miss queue changes nothing */
-			SIM_ASSERT(!waits || (try_accept(l2, h, r, link_head_ready(in), now) == why &&
-					      l2->mq_want == h->mq_want));
+			SIM_ASSERT(!waits ||
+				   (try_accept(l2, h, r, link_head_ready(in), now) == why &&
+				    l2->mq_want == h->mq_want));
 #endif
 			level_head_charge(h, &l2->st.lv, now);
 			level_head_refused(h, why, now, l2->fill_gen, l2->mq_n);
