@@ -357,13 +357,15 @@ static enum level_stall try_store(struct l1 *l1, struct mem_req *r, const struct
 	struct cache_line_info victim;
 	bool present = lk->outcome != CACHE_LINE_MISS;
 
-	l1->mq_want = 1;
-	if (mq_free(l1) == 0)
+	if (mq_free(l1) == 0) {
+		l1->mq_want = 1;
 		return LEVEL_STALL_MISS_QUEUE_FULL;
-	l1->mq_want = 0;
-	if (l1->stores_waiting >= l1->p.miss_queue)
+	}
+	if (l1->stores_waiting >= l1->p.miss_queue) {
+		l1->mq_want = 0;
 		return l1->p.store_ack == L1_STORE_ACK_CROSSBAR && l1->ack_n > 0
 			       ? LEVEL_STALL_REPLY_FULL : LEVEL_STALL_MISS_QUEUE_FULL;
+	}
 	if (!present && l1->p.write_policy == L1_WRITE_THROUGH_ALLOCATE) {
 		if (cache_allocate(l1->c, line, 0, &victim) < 0)
 			return LEVEL_STALL_NO_LINE;
@@ -542,7 +544,8 @@ static void l1_lookups(struct l1 *l1, cycle_t now)
 		why = same ? l1->head.stall : LEVEL_STALL_NONE;
 #ifdef SIM_DEBUG
 		/* looked up again: a refusal for the miss queue changes nothing */
-		SIM_ASSERT(!waits || (try_accept(l1, r, visible, now) == why && l1->mq_want == 1));
+		SIM_ASSERT(!waits || (try_accept(l1, r, visible, now) == why &&
+				      l1->mq_want == l1->head.mq_want));
 #endif
 		level_head_charge(&l1->head, &l1->st.lv, now);
 		if (!same)
