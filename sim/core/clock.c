@@ -487,6 +487,16 @@ uint64_t clock_edges(const struct clock *c)
 	return c->edges;
 }
 
+uint64_t clock_ticks(const struct clock *c)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < c->n_units; i++)
+		n += c->units[i]->ticks;
+	return n;
+}
+
 unsigned clock_awake_count(const struct clock *c)
 {
 	return c->n_awake;

@@ -80,6 +80,9 @@ cycle_t clock_next_edge(const struct clock *c);
 tick_t clock_tick_of(const struct clock *c, cycle_t cyc);
 /* Number of edges this domain has fired (its scheduling cost). */
 uint64_t clock_edges(const struct clock *c);
+/* Number of unit ticks its edges have made, over every unit attached (the work an edge
+ * dispatches: one edge ticks every unit awake at it). */
+uint64_t clock_ticks(const struct clock *c);
 /* Number of units currently awake. */
 unsigned clock_awake_count(const struct clock *c);
 

@@ -50,7 +50,7 @@ struct backlog {
 };
 
 struct dram_totals {
-	uint64_t cycles, events, requests, reads, writes, bytes_moved, bytes_useful;
+	uint64_t cycles, events, ticks, requests, reads, writes, bytes_moved, bytes_useful;
 	uint64_t bursts, ecc_bursts, row_hits, row_misses, row_conflicts, refreshes;
 	uint64_t refresh_bank_cycles;
 	double time_ns, host_seconds, peak_gbps, achieved_gbps, moved_gbps;
@@ -105,6 +105,9 @@ static void register_totals(struct dram_sim *ds)
 		   STATS_HOST);
 	stats_counter_flags(st, "sim.events", "events fired (the simulator's own work: left out by "
 			    "--stats-no-host)", &t->events, STATS_HOST);
+	stats_counter_flags(st, "sim.ticks", "unit ticks: controller passes and front-end ticks "
+			    "(the simulator's own work: left out by --stats-no-host)", &t->ticks,
+			    STATS_HOST);
 	stats_counter(st, "dram.requests", "requests completed", &t->requests);
 	stats_counter(st, "dram.reads", "read requests completed", &t->reads);
 	stats_counter(st, "dram.writes", "write requests completed", &t->writes);
@@ -500,6 +503,7 @@ static void totals(struct dram_sim *ds, double host_seconds)
 	t->cycles = clock_cycle(ds->clk);
 	t->time_ns = (double)t->cycles * (double)s->tck_ps / 1000.0;
 	t->events = eventq_fired(ds->q);
+	t->ticks = clock_ticks(ds->clk);
 	t->host_seconds = host_seconds;
 	{
 		struct mc_sum sum;

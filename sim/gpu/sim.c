@@ -358,6 +358,16 @@ struct clock *sim_core_clock(struct sim *s)
 	return s->clk[GPU_CLK_CORE];
 }
 
+uint64_t sim_ticks(const struct sim *s)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < GPU_CLK_COUNT; i++)
+		n += clock_ticks(s->clk[i]);
+	return n;
+}
+
 struct req_pool *sim_pool(struct sim *s)
 {
 	return s->pool;

@@ -40,6 +40,8 @@ const struct gpu_params *sim_params(const struct sim *s);
 
 struct eventq *sim_eventq(struct sim *s);
 struct clock *sim_core_clock(struct sim *s);
+/* Unit ticks so far over every clock domain (clock_ticks): the simulator's work. */
+uint64_t sim_ticks(const struct sim *s);
 struct req_pool *sim_pool(struct sim *s);
 struct stats *sim_stats(struct sim *s);
 uint32_t sim_sms(const struct sim *s);

@@ -160,6 +160,8 @@ void totals_register_run(struct stats *st, struct run_totals *t, size_t nkernels
 		   STATS_HOST);
 	stats_counter_flags(st, "sim.events", "events fired (the simulator's own work: left out by "
 			    "--stats-no-host)", &t->events, STATS_HOST);
+	stats_counter_flags(st, "sim.ticks", "unit ticks the clock edges made (the simulator's own "
+			    "work: left out by --stats-no-host)", &t->ticks, STATS_HOST);
 	stats_real(st, "bw.l1_gbps", "bytes the coalesced requests move between SMs and L1s, "
 		   "GB/s", &t->l1_gbps, 0);
 	stats_real(st, "bw.l1_peak_gbps", "SMs x l1.lookups_per_cycle x 128 B x core clock",
@@ -277,6 +279,7 @@ void totals_fill_run(struct sim *s, struct run_totals *t)
 
 	sim_totals(s);
 	t->events = eventq_fired(sim_eventq(s));
+	t->ticks = sim_ticks(s);
 	t->time_ns = (double)t->cycles * (double)clock_period(sim_core_clock(s)) / 1000.0;
 	t->l1_gbps = gbps(get(st, "coal.bytes_moved"), t->time_ns);
 	t->l1_peak = (double)p->gpu.sms * p->l1.lookups_per_cycle * 128.0 * core_mhz / 1000.0;

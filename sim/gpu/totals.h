@@ -5,7 +5,8 @@
  *   l1.*, l2.*   sums over the instances of each cache level (the hierarchy; zero with the fixed
  *                model), registered first, by sim_create;
  *   mem.*        sums over the fixed-latency memories (the fixed model only);
- *   sim.cycles, kernelN.start/end, sim.time_ns, sim.host_seconds, sim.events, bw.*, dram.*:
+ *   sim.cycles, kernelN.start/end, sim.time_ns, sim.host_seconds, sim.events, sim.ticks, bw.*,
+ *   dram.*:
  *                the run's, registered by run_create after the SMs' own statistics and filled
  *                by run_simulate at the end of the run.
  *
@@ -40,7 +41,7 @@ struct mem_totals {
 
 /* The run-level and DRAM aggregates and the bandwidth of each level. */
 struct run_totals {
-	uint64_t cycles, events;
+	uint64_t cycles, events, ticks;
 	uint64_t *kstart, *kend;         /* per kernel, core cycles */
 	size_t nkernels;
 	double time_ns, host_seconds;

@@ -20,6 +20,11 @@ C=configs/test/small-gpu.cfg
 T=$tap_tmp/tr
 python3 "$GMSIM_SRCDIR/tests/trace/gen_traces.py" "$T" || { echo "Bail out! gen_traces.py"; exit 1; }
 
+# work_keys FILE: how many "events" and "ticks" keys (sim.events, sim.ticks) a JSON file has.
+work_keys() {
+	printf '%s %s' "$(grep -c '"events"' "$1")" "$(grep -c '"ticks"' "$1")"
+}
+
 # twice NAME ARGS...: runs `gmsim run -q ARGS` twice and compares the JSON byte for byte.
 twice() {
 	name=$1
@@ -39,24 +44,27 @@ twice "random pointer chase" -c $C -w workloads/pointer_chase.wl -p footprint_kb
 twice "stream copy, HBM2e" -c configs/test/hbm2e-40ch.cfg -w workloads/stream_copy.wl -p n=65536
 twice "trace: copy" -c $C --trace "$T/copy/kernelslist.g"
 twice "trace: chase" -c $C --trace "$T/chase/kernelslist.g"
-expect_eq "--stats-no-host leaves no host value in the JSON" 0 "$(grep -c host "$tap_tmp/1.json")"
+expect_eq "--stats-no-host leaves no host value, event or tick count in the JSON" "0 0 0" \
+	"$(grep -c host "$tap_tmp/1.json") $(work_keys "$tap_tmp/1.json")"
 run_gmsim run -q -c $C -w workloads/stride.wl -p n=8192 --stats-json "$tap_tmp/h.json"
-expect_eq "... which a plain --stats-json has (gmsim.host_seconds, sim.host_seconds)" 2 \
-	"$(grep -c '"host_seconds"' "$tap_tmp/h.json")"
+expect_eq "... which a plain --stats-json has (gmsim.host_seconds, sim.host_seconds, sim.events, sim.ticks)" \
+	"2 1 1" \
+	"$(grep -c '"host_seconds"' "$tap_tmp/h.json") $(work_keys "$tap_tmp/h.json")"
 
-# gmsim dram: --stats-no-host drops sim.host_seconds and sim.events (the simulator's work).
+# gmsim dram: --stats-no-host drops sim.host_seconds, sim.events and sim.ticks (the simulator's
+# work).
 D="dram -c configs/test/gddr6-16ch.cfg --pattern random --requests 20000 --write-fraction 0.3"
 run_gmsim $D --stats-no-host --stats-json "$tap_tmp/d1.json"
 r1=$rc
 run_gmsim $D --stats-no-host --stats-json "$tap_tmp/d2.json"
 expect_eq "gmsim dram: two runs, exit 0 0, byte-identical statistics" "0 0 same" \
 	"$r1 $rc $(cmp -s "$tap_tmp/d1.json" "$tap_tmp/d2.json" && echo same)"
-expect_eq "gmsim dram --stats-no-host: no host value, no event count" "0 0" \
-	"$(grep -c host "$tap_tmp/d1.json") $(grep -c '"events"' "$tap_tmp/d1.json")"
+expect_eq "gmsim dram --stats-no-host: no host value, no event or tick count" "0 0 0" \
+	"$(grep -c host "$tap_tmp/d1.json") $(work_keys "$tap_tmp/d1.json")"
 run_gmsim $D --stats-json "$tap_tmp/d3.json"
-expect_eq "... which a plain --stats-json has (gmsim.host_seconds, sim.host_seconds, sim.events)" \
-	"2 1" \
-	"$(grep -c '"host_seconds"' "$tap_tmp/d3.json") $(grep -c '"events"' "$tap_tmp/d3.json")"
+expect_eq "... which a plain --stats-json has (gmsim.host_seconds, sim.host_seconds, sim.events, sim.ticks)" \
+	"2 1 1" \
+	"$(grep -c '"host_seconds"' "$tap_tmp/d3.json") $(work_keys "$tap_tmp/d3.json")"
 
 # A sweep at -j 1 and -j 2.
 run_gmsim sweep tests/data/sweep/small.sweep --out "$tap_tmp/j1" -j 1 -q

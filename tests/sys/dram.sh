@@ -12,7 +12,7 @@
 G=configs/test/gddr6-16ch.cfg
 H=configs/test/hbm2e-40ch.cfg
 D=tests/data/dram
-plan 93
+plan 96
 
 note() { printf '# %s\n' "$*"; }
 
@@ -103,7 +103,7 @@ expect_match "NUL byte: the 2 records before it are reported" \
 names="dram.requests dram.reads dram.writes dram.bytes_moved dram.bytes_useful dram.peak_gbps
 	dram.achieved_gbps dram.row_hit_rate dram.refreshes dram.refresh_pct dram.ecc_pct
 	dram.read_latency_ns.mean dram.read_latency_ns.p50 dram.read_latency_ns.p99
-	dram.read_latency_ns.count sim.cycles sim.time_ns sim.host_seconds sim.events"
+	dram.read_latency_ns.count sim.cycles sim.time_ns sim.host_seconds sim.events sim.ticks"
 set -- $(jget "$tap_tmp/mixed.json" $names)
 for n in $names; do
 	if [ "$1" != missing ]; then pass "--stats-json has $n"; else fail "--stats-json has $n"; fi
@@ -124,6 +124,23 @@ def load(p):
 		del d["gmsim"][k]
 	return json.dumps(d, sort_keys=True)
 print(load(sys.argv[1]) == load(sys.argv[2]))' "$tap_tmp/det1.json" "$tap_tmp/det2.json")"
+
+# The simulator's own work (host figures, counted all the same): one read on an idle channel
+# with refresh off is one front-end tick (cycle 0: the access handed over) and three controller
+# passes (ACT at 1, RD at 1 + tRCDRD, its completion CL + burst later), four edges, one unit
+# ticked at each. A second read of the same row, handed over with it, adds its RD (tCCD_L after
+# the first), its completion, and the front-end tick the first completion wakes: seven.
+printf '0 R 0x0 32\n' >"$tap_tmp/one.trace"
+printf '0 R 0x0 32\n0 R 0x40 32\n' >"$tap_tmp/two.trace"
+for t in "one 4 4 1 0" "two 7 7 1 1"; do
+	set -- $t
+	run_gmsim dram -c $G -o mc.refresh=off --trace "$tap_tmp/$1.trace" \
+		--stats-json "$tap_tmp/work_$1.json"
+	expect_eq "$1 read(s) of a row, refresh off: sim.events sim.ticks, row misses and hits" \
+		"$2 $3 $4 $5" \
+		"$(jget "$tap_tmp/work_$1.json" sim.events sim.ticks dram.row_misses dram.row_hits |
+			tr '\n' ' ' | sed 's/ $//')"
+done
 
 # ---------------------------------------------------------------------------------------------
 # Peak and streaming reads (per-bank refresh, the default).

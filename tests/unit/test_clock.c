@@ -246,6 +246,7 @@ static void test_attach_order_is_tick_order(void **state)
 	eventq_run_until(w->q, TICK_NEVER);
 	EXPECT_LOG(w, 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 2, 1, 0, 2, 1, 2, 2, 2);
 	assert_int_equal(clock_edges(c), 3);
+	assert_int_equal(clock_ticks(c), 9); /* three units, three edges each */
 	assert_int_equal(eventq_fired(w->q), 3);
 	assert_int_equal(eventq_now(w->q), 2000);
 	assert_int_equal(eventq_pending(w->q), 0);
@@ -283,6 +284,7 @@ static void test_wake_during_edge(void **state)
 	eventq_run_until(w->q, TICK_NEVER);
 	EXPECT_LOG(w, 1, 0, 1, 1, 1, 2, 1, 3, 1, 4, 1, 5, 0, 6, 1, 6, 2, 6);
 	assert_int_equal(clock_edges(c), 7);
+	assert_int_equal(clock_ticks(c), 9); /* unit 1 at 0..6, units 0 and 2 at 6 */
 	assert_int_equal(eventq_pending(w->q), 0);
 	clock_check(c);
 	clock_destroy(c);
@@ -312,6 +314,7 @@ static void test_sleep_stops_ticks(void **state)
 	EXPECT_LOG(w, 0, 0, 1, 0, 0, 1, 1, 1, 0, 2, 0, 3);
 	assert_int_equal(clock_unit_ticks(w->u[1].cu), 2);
 	assert_int_equal(clock_edges(c), 4);
+	assert_int_equal(clock_ticks(c), 6); /* unit 0 at 0..3, unit 1 at 0 and 1 */
 	assert_int_equal(eventq_fired(w->q), 4);
 	/* A sleeping unit, put to sleep again, stays asleep and costs nothing. */
 	clock_sleep(w->u[1].cu);
