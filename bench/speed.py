@@ -8,7 +8,9 @@ Runs each row with GMSIM (and, with --base, with GMSIM0 in turn with it, so that
 same machine load) and prints, per row: the work (warp instructions, or DRAM requests), CPU
 seconds (user + sys of the gmsim process, the least of its runs: 3 for the short rows, 1 for the
 others, or --repeat N for all), the rate (work per CPU second), events per warp instruction
-(events per request for DRAM rows), the slowdown (CPU seconds per simulated second: issue 15's
+(events per request for DRAM rows), unit ticks per warp instruction or request (sim.ticks: an
+event, a clock edge, ticks every unit awake at it, so the ticks say how many units' work the
+events stand for; "-" for a binary older than sim.ticks), the slowdown (CPU seconds per simulated second: issue 15's
 goal for a full-GPU run is under 2e4), peak RSS, and with --base the baseline's CPU seconds, its
 peak RSS and the ratio (baseline CPU / this CPU: 3.0 means a third of the CPU time). With --base
 the runs alternate (this, base; then base, this; ...), and with 3 repeats or more two columns
@@ -208,6 +210,14 @@ def measure_pairs(gmsim, base, src, kind, args, repeat):
     return best, bbest, ratios
 
 
+def per_unit(st, name, work):
+    """A statistic per unit of work for the table; "-" where the binary has no such statistic."""
+    try:
+        return "%.1f" % (get(st, name) / work if work else 0)
+    except KeyError:
+        return "-"
+
+
 def rss_text(mb):
     """A peak RSS for the table; without the runner, marked where it may be Python's own (the
     figure of a process forked from this one, at least what this one held: see the top)."""
@@ -268,7 +278,8 @@ def main():
                 sys.stderr.write("speed.py: no row '%s' (rows: %s)\n" % (n, ", ".join(known)))
                 sys.exit(2)
         table = [r for r in table if r[0] in only]
-    head = ["row", "work", "CPU s", "rate/CPU s", "events/unit", "slowdown", "RSS MB"]
+    head = ["row", "work", "CPU s", "rate/CPU s", "events/unit", "ticks/unit", "slowdown",
+            "RSS MB"]
     # the pairs' columns: with a base and 3 repeats or more
     paired = base is not None and repeat is not None and repeat >= 3
     if base is not None:
@@ -294,6 +305,7 @@ def main():
         sim_s = get(st, "sim.time_ns") * 1e-9
         line = [name, "%d" % work, "%.2f" % cpu, "%.3g" % (work / cpu if cpu > 0 else 0),
                 "%.1f" % (get(st, "sim.events") / work if work else 0),
+                per_unit(st, "sim.ticks", work),
                 "%.3g" % (cpu / sim_s if sim_s > 0 else 0), rss_text(rss)]
         if base is not None:
             # An older binary may not read today's configs (a key it does not know is an
