@@ -104,7 +104,7 @@ expect_num "blur w=1024: set aliasing, L1 hit rate $1 ($2 no-line stall cycles) 
 	"$1 < 0.2 && $2 > 0 && $3 > 0.7 && $3 <= 0.8 && $4 == 0"
 
 # Every DESIGN section 6 name is in --stats-json (distributions as objects with mean/p50/p99).
-missing=$(jget "$tap_tmp/sc.json" sim.cycles sim.time_ns sim.host_seconds sim.events sim.ticks \
+missing=$(jget "$tap_tmp/sc.json" sim.cycles sim.time_ns sim.host_seconds sim.events \
 	sim.warp_insts sim.mem_insts coal.mem_insts coal.requests coal.sectors \
 	coal.ideal_transactions coal.efficiency coal.bytes_requested coal.bytes_moved \
 	l1.accesses l1.hits l1.hit_rate l1.mshr_merges l1.reservation_fails l2.accesses l2.hits \
