@@ -10,15 +10,15 @@ seconds (user + sys of the gmsim process, the least of its runs: 3 for the short
 others, or --repeat N for all), the rate (work per CPU second), events per warp instruction
 (events per request for DRAM rows), unit ticks per warp instruction or request (sim.ticks: an
 event, a clock edge, ticks every unit awake at it, so the ticks say how many units' work the
-events stand for; "-" for a binary older than sim.ticks), the slowdown (CPU seconds per simulated second: issue 15's
-goal for a full-GPU run is under 2e4), peak RSS, and with --base the baseline's CPU seconds, its
-peak RSS and the ratio (baseline CPU / this CPU: 3.0 means a third of the CPU time). With --base
-the runs alternate (this, base; then base, this; ...), and with 3 repeats or more two columns
-more say what the pairs say on a noisy machine: "pairs" is the median of the pairs' ratios with
-the range of their middle half, "faster" in how many pairs this binary took less CPU. A row the
-baseline cannot run (an older binary refuses a key that today's configs have) shows "-" in its
-columns, and a line after the table says why. A benchmark, not a test: it prints figures, it
-checks nothing.
+events stand for; "-" for a binary older than sim.ticks), the slowdown (CPU seconds per
+simulated second: issue 15's goal for a full-GPU run is under 2e4), peak RSS, and with --base
+the baseline's CPU seconds, its peak RSS and the ratio (baseline CPU / this CPU: 3.0 means a
+third of the CPU time). With --base the runs alternate (this, base; then base, this; ...), and
+with 3 repeats or more two columns more say what the pairs say on a noisy machine: "pairs" is
+the median of the pairs' ratios with the range of their middle half, "faster" in how many pairs
+this binary took less CPU. A row the baseline cannot run (an older binary refuses a key that
+today's configs have) shows "-" in its columns, and a line after the table says why. A
+benchmark, not a test: it prints figures, it checks nothing.
 
 Rows (names for --rows):
   copy, transpose, chase, chase1sm, copytrace, copywl    on configs/a100-class.cfg: a 4 M-float stream copy, the 1024^2 naive transpose, a 100 k-load
