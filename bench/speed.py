@@ -304,8 +304,7 @@ def main():
         work = get(st, "sim.warp_insts") if kind == "run" else get(st, "dram.requests")
         sim_s = get(st, "sim.time_ns") * 1e-9
         line = [name, "%d" % work, "%.2f" % cpu, "%.3g" % (work / cpu if cpu > 0 else 0),
-                "%.1f" % (get(st, "sim.events") / work if work else 0),
-                per_unit(st, "sim.ticks", work),
+                per_unit(st, "sim.events", work), per_unit(st, "sim.ticks", work),
                 "%.3g" % (cpu / sim_s if sim_s > 0 else 0), rss_text(rss)]
         if base is not None:
             # An older binary may not read today's configs (a key it does not know is an
