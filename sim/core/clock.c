@@ -97,7 +97,7 @@ struct clock {
 	uint64_t *snap;     /* the bitmap at the start of the edge being processed */
 	unsigned n_words;
 	unsigned n_awake;
-	uint64_t edge_id;   /* eventq id of the pending edge, 0: none */
+	bool edge_on;       /* an edge is pending (eventq_edge_set) */
 	cycle_t edge_cycle; /* its cycle */
 	uint64_t *wheel;    /* [n_words * WHEEL_SLOTS]: word w of slot s at w * WHEEL_SLOTS + s */
 	uint64_t wheel_occ; /* bit s: slot s holds a unit */
@@ -153,12 +153,11 @@ static cycle_t next_edge_cycle(const struct clock *c)
  * end). */
 static void edge_by(struct clock *c, cycle_t cyc)
 {
-	if (c->in_edge || (c->edge_id != 0 && c->edge_cycle <= cyc))
+	if (c->in_edge || (c->edge_on && c->edge_cycle <= cyc))
 		return;
-	if (c->edge_id != 0)
-		eventq_cancel(c->q, c->edge_id);
 	c->edge_cycle = cyc;
-	c->edge_id = eventq_schedule(c->q, clock_tick_of(c, cyc), c->prio, edge_fire, c);
+	c->edge_on = true;
+	eventq_edge_set(c->q, c->prio, clock_tick_of(c, cyc), edge_fire, c); /* replaces one */
 }
 
 /* An edge at the next edge cycle, for a unit just woken (one may be pending later, for the
@@ -228,9 +227,9 @@ __attribute__((always_inline)) static inline void set_asleep(struct clock_unit *
 	c->awake[u->idx / BITS_PER_WORD] &= ~(UINT64_C(1) << (u->idx % BITS_PER_WORD));
 	/* An edge with nobody to tick is not worth an event (but the wheel's first promise is).
 	 * Inside an edge, edge_fire decides. */
-	if (--c->n_awake == 0 && c->edge_id != 0 && !c->in_edge) {
-		eventq_cancel(c->q, c->edge_id);
-		c->edge_id = 0;
+	if (--c->n_awake == 0 && c->edge_on && !c->in_edge) {
+		eventq_edge_cancel(c->q, c->prio);
+		c->edge_on = false;
 		if (c->wheel_n > 0)
 			edge_by(c, wheel_first(c, next_edge_cycle(c)));
 	}
@@ -293,7 +292,7 @@ static void edge_fire(void *ctx, tick_t now)
 	cycle_t cyc = now / c->period;
 	unsigned w;
 
-	c->edge_id = 0;
+	c->edge_on = false;
 	c->memo->tick = now;
 	c->memo->cycle = cyc;
 	c->next_unfired = cyc + 1;
@@ -344,7 +343,8 @@ static void edge_fire(void *ctx, tick_t now)
 	c->in_edge = false;
 	if (c->n_awake > 0) {
 		c->edge_cycle = cyc + 1;
-		c->edge_id = eventq_schedule(c->q, now + c->period, c->prio, edge_fire, c);
+		c->edge_on = true;
+		eventq_edge_set(c->q, c->prio, now + c->period, edge_fire, c);
 	} else if (c->wheel_n > 0) {
 		edge_by(c, wheel_first(c, cyc + 1));
 	}
@@ -380,8 +380,8 @@ void clock_destroy(struct clock *c)
 
 	if (c == NULL)
 		return;
-	if (c->edge_id != 0)
-		eventq_cancel(c->q, c->edge_id);
+	if (c->edge_on)
+		eventq_edge_cancel(c->q, c->prio);
 	for (i = 0; i < c->n_units; i++) {
 		wake_cancel(c->units[i]);
 		free(c->units[i]->name);
@@ -600,8 +600,10 @@ void clock_check(const struct clock *c)
 		pop += (unsigned)bits_pop64(c->awake[w]);
 	SIM_ASSERT(pop == c->n_awake);
 	if (!c->in_edge) {
-		SIM_ASSERT((c->edge_id != 0) == (c->n_awake > 0 || c->wheel_n > 0));
-		SIM_ASSERT(c->edge_id == 0 || eventq_is_pending(c->q, c->edge_id));
+		SIM_ASSERT(c->edge_on == (c->n_awake > 0 || c->wheel_n > 0));
+		SIM_ASSERT(c->edge_on == eventq_edge_pending(c->q, c->prio));
+		SIM_ASSERT(!c->edge_on ||
+			   eventq_edge_tick(c->q, c->prio) == clock_tick_of(c, c->edge_cycle));
 		if (c->n_awake > 0)
 			SIM_ASSERT(c->edge_cycle == next_edge_cycle(c));
 		else if (c->wheel_n > 0)

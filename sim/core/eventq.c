@@ -42,6 +42,13 @@
  *            min-heap of 128-bit keys tick << 64 | ord. The array is placed so that the four
  *            children of a node share one 64-byte cache line, and child selection is branch-free.
  *
+ *   edges    a clock domain's next edge (at most one per domain, eventq_edge_set) is kept in its
+ *            domain's record: its key tick << 64 | ord, ord from the same sequence, and the least
+ *            pending one named (edge_first). A busy domain sets an edge every cycle; in a bucket it
+ *            cost a slot, a host cache line of near_tail[] (one per tick) and the bucket's bits to
+ *            put and take; here a store and a compare with the wheels' front. The DRAM-only runs,
+ *            whose events are almost all edges, spent about 5% of their time on that line.
+ *
  * Schedule puts an event on the lowest level that reaches its tick. Firing takes the first entry
  * of the first non-empty near bucket from now's. Moving now forward (advance) can raise
  * mid_first; then the mid buckets that fell behind it are poured into the near wheel, and the
@@ -142,6 +149,14 @@ struct evq_slot {
 	uint32_t next; /* free-list link, or the next entry of the slot's bucket */
 };
 
+/* A clock domain's pending edge: its key (tick << 64 | ord, ord from the same sequence as every
+ * event's), handler and context. */
+struct evq_edge {
+	evq_key key;
+	eventq_fn *fn;
+	void *ctx;
+};
+
 struct eventq {
 	tick_t now;
 	struct evq_slot *slots;
@@ -169,6 +184,10 @@ struct eventq {
 	uint64_t seq;
 	uint64_t fired;
 	int domains;                 /* eventq_add_domain */
+	/* clock-domain edges, one per domain at most, out of the wheels (see "Edges" above) */
+	struct evq_edge edge[EVQ_CLOCK_DOMAINS];
+	uint32_t edge_mask;          /* bit d: domain d has an edge pending */
+	uint32_t edge_first;         /* the domain of the least pending edge key (edge_mask != 0) */
 	int cur_prio;                /* priority of the event firing (or the last fired) */
 	tick_t horizon;              /* eventq_horizon */
 	bool stop;
@@ -846,26 +865,93 @@ static inline void fire(struct eventq *q, size_t b, uint32_t s)
 	q->firing = false;
 }
 
+/* The domain of the least pending edge key (edge_mask != 0): a scan of the few domains. */
+static uint32_t edge_least(const struct eventq *q)
+{
+	uint32_t m = q->edge_mask, best = (uint32_t)__builtin_ctz(m);
+
+	for (m &= m - 1; m != 0; m &= m - 1) {
+		uint32_t d = (uint32_t)__builtin_ctz(m);
+
+		if (q->edge[d].key < q->edge[best].key)
+			best = d;
+	}
+	return best;
+}
+
+/* Domain d's edge is no longer pending. */
+static inline void edge_drop(struct eventq *q, uint32_t d)
+{
+	q->edge_mask &= ~(UINT32_C(1) << d);
+	q->live--;
+	if (q->edge_mask != 0 && d == q->edge_first)
+		q->edge_first = edge_least(q);
+}
+
+/* Runs the least pending edge (the earliest event). */
+static inline void fire_edge(struct eventq *q)
+{
+	uint32_t d = q->edge_first;
+	const struct evq_edge *e = &q->edge[d];
+	eventq_fn *fn = e->fn;
+	void *ctx = e->ctx;
+	tick_t when = key_tick(e->key);
+
+	q->cur_prio = (int)(key_ord(e->key) >> ORD_SEQ_BITS);
+	/* Dropped before the call: the handler may set its domain's next edge. */
+	edge_drop(q, d);
+	advance(q, when);
+	q->fired++;
+	q->firing = true;
+	fn(ctx, when);
+	q->firing = false;
+}
+
+/* What front() found: nothing due by the limit, a slot's event, or a domain's edge. */
+enum front_kind { FRONT_NONE, FRONT_SLOT, FRONT_EDGE };
+
 /*
- * Finds the earliest live event and, if its tick is <= limit, returns its slot (the first of
- * near bucket *bucket); else SLOT_NIL. If the near wheel is empty the earliest event is on a
- * coarser level: now jumps to its tick (it is about to fire), which brings it down.
+ * Finds the earliest live event and, if its tick is <= limit, says which: the first entry of near
+ * bucket *bucket (slot *slot), or the least pending edge. If the near wheel is empty and the
+ * earliest event is on a coarser level, now jumps to its tick (it is about to fire), which brings
+ * it down. An edge orders against a slot by the same key (tick, priority, sequence); every event
+ * on a coarser level has a tick at or after the mid wheel's first, so an edge before that needs
+ * no look there.
  */
-static inline uint32_t front(struct eventq *q, tick_t limit, size_t *bucket)
+static inline enum front_kind front(struct eventq *q, tick_t limit, size_t *bucket,
+				    uint32_t *slot)
 {
 	uint32_t s = near_front(q, bucket);
+	bool edge = q->edge_mask != 0;
+	evq_key ek = edge ? q->edge[q->edge_first].key : 0;
 
 	if (__builtin_expect(s == SLOT_NIL, 0)) {
 		tick_t t;
 
-		if (!far_front(q, &t) || t > limit)
-			return SLOT_NIL;
+		if (edge && key_tick(ek) < q->mid_first << MID_BITS)
+			return key_tick(ek) <= limit ? FRONT_EDGE : FRONT_NONE;
+		if (!far_front(q, &t) || (edge && key_tick(ek) < t))
+			return edge && key_tick(ek) <= limit ? FRONT_EDGE : FRONT_NONE;
+		if (t > limit)
+			return FRONT_NONE;
 		advance(q, t);
 		s = near_front(q, bucket);
 	}
+	if (edge && ek < ((evq_key)q->slots[s].tick << 64 | q->slots[s].ord))
+		return key_tick(ek) <= limit ? FRONT_EDGE : FRONT_NONE;
 	if (q->slots[s].tick > limit)
-		return SLOT_NIL;
-	return s;
+		return FRONT_NONE;
+	*slot = s;
+	return FRONT_SLOT;
+}
+
+/* Fires what front() found. */
+static inline void fire_front(struct eventq *q, enum front_kind k, size_t b, uint32_t s)
+{
+	if (k == FRONT_EDGE)
+		fire_edge(q);
+	else
+		fire(q, b, s);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -956,6 +1042,54 @@ uint64_t eventq_schedule(struct eventq *q, tick_t when, int prio, eventq_fn *fn,
 	return make_id(sl->gen, s);
 }
 
+/* Domain index of an edge priority (eventq_add_domain's). */
+static uint32_t edge_domain(const struct eventq *q, int prio)
+{
+	SIM_ASSERT(prio >= EVQ_PRIO_CLOCK && prio < EVQ_PRIO_CLOCK + q->domains);
+	return (uint32_t)(prio - EVQ_PRIO_CLOCK);
+}
+
+void eventq_edge_set(struct eventq *q, int prio, tick_t when, eventq_fn *fn, void *ctx)
+{
+	uint32_t d = edge_domain(q, prio);
+	struct evq_edge *e = &q->edge[d];
+
+	SIM_ASSERT(when >= q->now);
+	SIM_ASSERT(fn != NULL);
+	SIM_ASSERT(q->seq < ORD_SEQ_MAX);
+	if ((q->edge_mask >> d) & 1)
+		edge_drop(q, d);
+	e->key = (evq_key)when << 64 | ((uint64_t)prio << ORD_SEQ_BITS | q->seq++);
+	e->fn = fn;
+	e->ctx = ctx;
+	if (q->edge_mask == 0 || e->key < q->edge[q->edge_first].key)
+		q->edge_first = d;
+	q->edge_mask |= UINT32_C(1) << d;
+	q->live++;
+}
+
+bool eventq_edge_cancel(struct eventq *q, int prio)
+{
+	uint32_t d = edge_domain(q, prio);
+
+	if (!((q->edge_mask >> d) & 1))
+		return false;
+	edge_drop(q, d);
+	return true;
+}
+
+bool eventq_edge_pending(const struct eventq *q, int prio)
+{
+	return (q->edge_mask >> edge_domain(q, prio)) & 1;
+}
+
+tick_t eventq_edge_tick(const struct eventq *q, int prio)
+{
+	uint32_t d = edge_domain(q, prio);
+
+	return (q->edge_mask >> d) & 1 ? key_tick(q->edge[d].key) : TICK_NEVER;
+}
+
 bool eventq_cancel(struct eventq *q, uint64_t id)
 {
 	struct evq_slot *sl = slot_of_id(q, id);
@@ -977,14 +1111,15 @@ bool eventq_is_pending(const struct eventq *q, uint64_t id)
 
 bool eventq_step(struct eventq *q)
 {
-	size_t b;
-	uint32_t s;
+	size_t b = 0;
+	uint32_t s = SLOT_NIL;
+	enum front_kind k;
 
 	SIM_ASSERT(!q->firing);
-	s = front(q, TICK_NEVER, &b);
-	if (s == SLOT_NIL)
+	k = front(q, TICK_NEVER, &b, &s);
+	if (k == FRONT_NONE)
 		return false;
-	fire(q, b, s);
+	fire_front(q, k, b, s);
 	return true;
 }
 
@@ -995,12 +1130,13 @@ uint64_t eventq_run_until(struct eventq *q, tick_t limit)
 	SIM_ASSERT(!q->firing);
 	q->stop = false;
 	for (;;) {
-		size_t b = 0; /* set by front() whenever it returns a slot */
-		uint32_t s = front(q, limit, &b);
+		size_t b = 0; /* set by front() whenever it finds a slot */
+		uint32_t s = SLOT_NIL;
+		enum front_kind k = front(q, limit, &b, &s);
 
-		if (s == SLOT_NIL)
+		if (k == FRONT_NONE)
 			break;
-		fire(q, b, s);
+		fire_front(q, k, b, s);
 		if (q->stop)
 			break;
 	}
@@ -1040,11 +1176,16 @@ tick_t eventq_next_tick(struct eventq *q)
 {
 	size_t b;
 	uint32_t s = near_front(q, &b);
-	tick_t t;
+	tick_t t = TICK_NEVER, e;
 
 	if (s != SLOT_NIL)
-		return q->slots[s].tick;
-	return far_front(q, &t) ? t : TICK_NEVER;
+		t = q->slots[s].tick;
+	else if (!far_front(q, &t))
+		t = TICK_NEVER;
+	if (q->edge_mask == 0)
+		return t;
+	e = key_tick(q->edge[q->edge_first].key);
+	return e < t ? e : t;
 }
 
 size_t eventq_pending(const struct eventq *q)
@@ -1165,6 +1306,22 @@ void eventq_check(const struct eventq *q)
 		if (i > 0)
 			SIM_ASSERT(q->keys[i] > q->keys[(i - 1) / HEAP_ARITY]);
 		check_entry(q, seen, q->hslot[i], &live, &dead);
+	}
+	/* Edges: of known domains, ordered with the rest by their sequence numbers, the least
+	 * named. */
+	SIM_ASSERT(q->domains >= 32 || (q->edge_mask >> q->domains) == 0);
+	if (q->edge_mask != 0) {
+		SIM_ASSERT((q->edge_mask >> q->edge_first) & 1);
+		SIM_ASSERT(q->edge_first == edge_least(q));
+	}
+	for (i = 0; i < EVQ_CLOCK_DOMAINS; i++) {
+		if (!((q->edge_mask >> i) & 1))
+			continue;
+		SIM_ASSERT(key_tick(q->edge[i].key) >= q->now);
+		SIM_ASSERT(key_ord(q->edge[i].key) >> ORD_SEQ_BITS == EVQ_PRIO_CLOCK + i);
+		SIM_ASSERT((key_ord(q->edge[i].key) & ORD_SEQ_MAX) < q->seq);
+		SIM_ASSERT(q->edge[i].fn != NULL);
+		live++;
 	}
 	SIM_ASSERT(live == q->live);
 	SIM_ASSERT(dead == q->dead);

@@ -48,6 +48,20 @@ int eventq_firing_prio(const struct eventq *q);
 
 struct eventq;
 
+/*
+ * Clock-domain edges. A domain (prio from eventq_add_domain) has at most one edge pending; it is
+ * an event like any other for the contract (it takes a sequence number when set, fires in
+ * (tick, priority, sequence) order with the rest, counts in eventq_fired and eventq_pending), but
+ * it is kept in a record of its domain, not in the queue: a busy domain sets its next edge every
+ * cycle, and this costs a store instead of a bucket. eventq_edge_set replaces a pending edge of
+ * the domain (as a cancel and a new schedule would); eventq_edge_cancel returns whether one was
+ * pending; eventq_edge_tick is its tick, TICK_NEVER if none.
+ */
+void eventq_edge_set(struct eventq *q, int prio, tick_t when, eventq_fn *fn, void *ctx);
+bool eventq_edge_cancel(struct eventq *q, int prio);
+bool eventq_edge_pending(const struct eventq *q, int prio);
+tick_t eventq_edge_tick(const struct eventq *q, int prio);
+
 /* Returns a new, empty queue at tick 0. Never NULL (aborts on out of memory). */
 struct eventq *eventq_create(void);
 void eventq_destroy(struct eventq *q);

@@ -977,8 +977,14 @@ struct lv_ev {
 	uint64_t seq;
 	uint64_t id;
 	int pos; /* index in pend[] while pending, else -1 */
+	int dom; /* a clock domain's edge (eventq_edge_set): its domain; a plain event: -1 */
 	bool fired;
 };
+
+/* Domains whose edges test_randomized_edges mixes in (their priorities are EVQ_PRIO_CLOCK + d:
+ * the first two are also among lv_prios, so edges and plain events meet at one key but for the
+ * sequence number). */
+#define LV_DOMAINS 3
 
 struct lv {
 	struct eventq *q;
@@ -989,6 +995,8 @@ struct lv {
 	uint64_t seq;
 	uint64_t n_fired;
 	uint64_t x;
+	bool edges;                /* a third of the events added are domains' edges */
+	int edge_ev[LV_DOMAINS];   /* the pending edge of each domain (index in ev[]), or -1 */
 };
 
 static const int lv_prios[] = { 0, 5, EVQ_PRIO_WAKE, 11, EVQ_PRIO_DEFAULT, 30, EVQ_PRIO_CLOCK,
@@ -1038,6 +1046,7 @@ static tick_t lv_when(struct lv *t, tick_t now)
 }
 
 static void lv_fire(void *ctx, tick_t now);
+static void lv_unpend(struct lv *t, struct lv_ev *e);
 
 static void lv_add(struct lv *t, tick_t tick, int prio)
 {
@@ -1049,10 +1058,32 @@ static void lv_add(struct lv *t, tick_t tick, int prio)
 	e->prio = prio;
 	e->seq = t->seq++;
 	e->fired = false;
-	e->id = eventq_schedule(t->q, tick, prio, lv_fire, e);
+	e->dom = -1;
+	if (t->edges && lv_rnd(t) % 3 == 0) {
+		/* a domain's edge instead, replacing the one pending (its priority the domain's) */
+		int d = (int)(lv_rnd(t) % LV_DOMAINS);
+
+		if (t->edge_ev[d] >= 0)
+			lv_unpend(t, &t->ev[t->edge_ev[d]]);
+		e->dom = d;
+		e->prio = EVQ_PRIO_CLOCK + d;
+		e->id = 0;
+		eventq_edge_set(t->q, e->prio, tick, lv_fire, e);
+		t->edge_ev[d] = t->n;
+	} else {
+		e->id = eventq_schedule(t->q, tick, prio, lv_fire, e);
+	}
 	e->pos = t->n_pend;
 	t->pend[t->n_pend++] = t->n;
 	t->n++;
+}
+
+/* Whether the queue holds e pending: by its id, or as its domain's edge. */
+static bool lv_pending(const struct lv *t, const struct lv_ev *e)
+{
+	if (e->dom < 0)
+		return eventq_is_pending(t->q, e->id);
+	return eventq_edge_pending(t->q, e->prio) && t->edge_ev[e->dom] == (int)(e - t->ev);
 }
 
 static void lv_unpend(struct lv *t, struct lv_ev *e)
@@ -1062,6 +1093,8 @@ static void lv_unpend(struct lv *t, struct lv_ev *e)
 	t->pend[e->pos] = last;
 	t->ev[last].pos = e->pos;
 	e->pos = -1;
+	if (e->dom >= 0 && t->edge_ev[e->dom] == (int)(e - t->ev))
+		t->edge_ev[e->dom] = -1;
 }
 
 static bool lv_before(const struct lv_ev *a, const struct lv_ev *b)
@@ -1093,9 +1126,14 @@ static void lv_cancel_some(struct lv *t, int n)
 	while (n-- > 0 && t->n_pend > 0) {
 		struct lv_ev *e = &t->ev[t->pend[lv_rnd(t) % (uint64_t)t->n_pend]];
 
-		assert_true(eventq_is_pending(t->q, e->id));
-		assert_true(eventq_cancel(t->q, e->id));
-		assert_false(eventq_cancel(t->q, e->id));
+		assert_true(lv_pending(t, e));
+		if (e->dom >= 0) {
+			assert_true(eventq_edge_cancel(t->q, e->prio));
+			assert_false(eventq_edge_cancel(t->q, e->prio));
+		} else {
+			assert_true(eventq_cancel(t->q, e->id));
+			assert_false(eventq_cancel(t->q, e->id));
+		}
 		lv_unpend(t, e);
 	}
 }
@@ -1109,8 +1147,9 @@ static void lv_fire(void *ctx, tick_t now)
 	assert_int_equal(now, e->tick);
 	assert_true(e->pos >= 0);
 	assert_ptr_equal(lv_min(t), e);
-	assert_false(eventq_is_pending(t->q, e->id));
+	assert_int_equal(eventq_firing_prio(t->q), e->prio);
 	lv_unpend(t, e);
+	assert_false(lv_pending(t, e));
 	e->fired = true;
 	t->n_fired++;
 	/* Children: some at this very tick, with any priority (one that orders before the running
@@ -1136,14 +1175,18 @@ static int lv_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void test_randomized_levels(void **state)
+static void randomized_levels(bool edges)
 {
 	struct lv *t = calloc(1, sizeof *t);
 	uint64_t *ids;
-	int i, round = 0;
+	int i, n_ids, round = 0;
 
-	(void)state;
 	t->q = eventq_create();
+	t->edges = edges;
+	for (i = 0; i < LV_DOMAINS; i++) {
+		assert_int_equal(eventq_add_domain(t->q), EVQ_PRIO_CLOCK + i);
+		t->edge_ev[i] = -1;
+	}
 	t->ev = calloc(LV_MAX, sizeof *t->ev);
 	t->pend = calloc(LV_MAX, sizeof *t->pend);
 	t->x = 0x2545f4914f6cdd1dull;
@@ -1180,7 +1223,7 @@ static void test_randomized_levels(void **state)
 		for (k = 0; k < 4; k++) {
 			struct lv_ev *e = &t->ev[lv_rnd(t) % (uint64_t)t->n];
 
-			assert_int_equal(eventq_is_pending(t->q, e->id), e->pos >= 0);
+			assert_int_equal(lv_pending(t, e), e->pos >= 0);
 		}
 	}
 	eventq_check(t->q);
@@ -1190,18 +1233,34 @@ static void test_randomized_levels(void **state)
 	assert_true(t->n_fired > LV_MAX / 2);
 	assert_int_equal(eventq_fired(t->q), t->n_fired);
 	eventq_check(t->q);
-	/* Ids were never issued twice. */
+	/* Ids were never issued twice (edges have none). */
 	ids = calloc((size_t)t->n, sizeof *ids);
-	for (i = 0; i < t->n; i++)
-		ids[i] = t->ev[i].id;
-	qsort(ids, (size_t)t->n, sizeof *ids, lv_cmp_u64);
-	for (i = 1; i < t->n; i++)
+	for (i = n_ids = 0; i < t->n; i++)
+		if (t->ev[i].dom < 0)
+			ids[n_ids++] = t->ev[i].id;
+	assert_true(edges ? n_ids < t->n * 3 / 4 : n_ids == t->n);
+	qsort(ids, (size_t)n_ids, sizeof *ids, lv_cmp_u64);
+	for (i = 1; i < n_ids; i++)
 		assert_true(ids[i] != ids[i - 1]);
 	free(ids);
 	eventq_destroy(t->q);
 	free(t->pend);
 	free(t->ev);
 	free(t);
+}
+
+static void test_randomized_levels(void **state)
+{
+	(void)state;
+	randomized_levels(false);
+}
+
+/* The same with a third of the events domains' edges, which the queue keeps out of its levels:
+ * set (replacing the domain's pending one), cancelled and fired in the one order with the rest. */
+static void test_randomized_edges(void **state)
+{
+	(void)state;
+	randomized_levels(true);
 }
 
 int main(void)
@@ -1228,6 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_cancel_rearm_levels),
 		cmocka_unit_test(test_time_jumps),
 		cmocka_unit_test(test_randomized_levels),
+		cmocka_unit_test(test_randomized_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
