@@ -46,8 +46,9 @@
  *            domain's record: its key tick << 64 | ord, ord from the same sequence, and the least
  *            pending one named (edge_first). A busy domain sets an edge every cycle; in a bucket it
  *            cost a slot, a host cache line of near_tail[] (one per tick) and the bucket's bits to
- *            put and take; here a store and a compare with the wheels' front. The DRAM-only runs,
- *            whose events are almost all edges, spent about 5% of their time on that line.
+ *            put and take; here a few stores and a compare with the wheels' front (perf had put
+ *            4.5% of a random GDDR6 run's samples on the load of that line; doc/performance.md,
+ *            step 47).
  *
  * Schedule puts an event on the lowest level that reaches its tick. Firing takes the first entry
  * of the first non-empty near bucket from now's. Moving now forward (advance) can raise

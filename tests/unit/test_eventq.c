@@ -1,7 +1,8 @@
 /*
  * test_eventq.c - the event core: order, cancel, handlers that schedule, run_until boundaries,
  * contract violations, a randomized comparison against a sorted reference, and events crossing
- * the boundaries between the queue's levels (checked online against a reference).
+ * the boundaries between the queue's levels (checked online against a reference), with and
+ * without clock-domain edges (eventq_edge_set) among them.
  */
 #include "config.h"
 
@@ -482,6 +483,28 @@ static void test_contract(void **state)
 	eventq_schedule(q, 10, 0, noop, NULL);
 	eventq_schedule(q, 10, EVQ_PRIO_MAX, noop, NULL);
 	assert_int_equal(eventq_pending(q), 2);
+	/* Edges: only of a domain the queue made, not before now, with a handler. */
+	expect_assert_failure(eventq_edge_set(q, EVQ_PRIO_CLOCK, 20, noop, NULL));
+	assert_int_equal(eventq_add_domain(q), EVQ_PRIO_CLOCK);
+	expect_assert_failure(eventq_edge_set(q, EVQ_PRIO_CLOCK + 1, 20, noop, NULL));
+	expect_assert_failure(eventq_edge_set(q, EVQ_PRIO_CLOCK, 9, noop, NULL));
+	expect_assert_failure(eventq_edge_set(q, EVQ_PRIO_CLOCK, 20, NULL, NULL));
+	assert_false(eventq_edge_pending(q, EVQ_PRIO_CLOCK));
+	assert_int_equal(eventq_pending(q), 2);
+	/* Set twice: the second replaces the first (one pending, at the second's tick). */
+	eventq_edge_set(q, EVQ_PRIO_CLOCK, 30, noop, NULL);
+	eventq_edge_set(q, EVQ_PRIO_CLOCK, 10, noop, NULL);
+	assert_int_equal(eventq_pending(q), 3);
+	assert_true(eventq_edge_tick(q, EVQ_PRIO_CLOCK) == 10);
+	eventq_check(q);
+	/* At tick 10 it fires between the priority-0 event and the EVQ_PRIO_MAX one. */
+	assert_true(eventq_step(q));
+	assert_true(eventq_edge_pending(q, EVQ_PRIO_CLOCK));
+	assert_true(eventq_step(q));
+	assert_false(eventq_edge_pending(q, EVQ_PRIO_CLOCK));
+	assert_true(eventq_edge_tick(q, EVQ_PRIO_CLOCK) == TICK_NEVER);
+	assert_int_equal(eventq_pending(q), 1);
+	assert_false(eventq_edge_cancel(q, EVQ_PRIO_CLOCK));
 	eventq_check(q);
 	eventq_destroy(q);
 }
