@@ -185,7 +185,7 @@ struct eventq {
 	uint64_t seq;
 	uint64_t fired;
 	int domains;                 /* eventq_add_domain */
-	/* clock-domain edges, one per domain at most, out of the wheels (see "Edges" above) */
+	/* clock-domain edges, one per domain at most, out of the wheels ("edges" under Layout) */
 	struct evq_edge edge[EVQ_CLOCK_DOMAINS];
 	uint32_t edge_mask;          /* bit d: domain d has an edge pending */
 	uint32_t edge_first;         /* the domain of the least pending edge key (edge_mask != 0) */
@@ -929,7 +929,7 @@ static inline enum front_kind front(struct eventq *q, tick_t limit, size_t *buck
 	if (__builtin_expect(s == SLOT_NIL, 0)) {
 		tick_t t;
 
-		if (edge && key_tick(ek) < q->mid_first << MID_BITS)
+		if (edge && (key_tick(ek) >> MID_BITS) < q->mid_first)
 			return key_tick(ek) <= limit ? FRONT_EDGE : FRONT_NONE;
 		if (!far_front(q, &t) || (edge && key_tick(ek) < t))
 			return edge && key_tick(ek) <= limit ? FRONT_EDGE : FRONT_NONE;
