@@ -846,24 +846,31 @@ static bool far_front(struct eventq *q, tick_t *tick)
 }
 
 /* Takes the first entry s of near bucket b (live: the earliest event) and runs it. */
+/* Runs an event already taken off the queue (a slot's or an edge): now moves to its tick. */
+static inline void call(struct eventq *q, int prio, tick_t when, eventq_fn *fn, void *ctx)
+{
+	q->cur_prio = prio;
+	advance(q, when);
+	q->fired++;
+	q->firing = true;
+	fn(ctx, when);
+	q->firing = false;
+}
+
 static inline void fire(struct eventq *q, size_t b, uint32_t s)
 {
 	struct evq_slot *sl = &q->slots[s];
 	eventq_fn *fn = sl->fn;
 	void *ctx = sl->ctx;
 	tick_t when = sl->tick;
+	int prio = (int)(sl->ord >> ORD_SEQ_BITS);
 
-	q->cur_prio = (int)(sl->ord >> ORD_SEQ_BITS);
 	near_take_first(q, b);
 	/* Free the slot before the call: the handler may schedule (reusing it) or cancel its own
 	 * id, which must then be stale. */
 	slot_free(q, s);
 	q->live--;
-	advance(q, when);
-	q->fired++;
-	q->firing = true;
-	fn(ctx, when);
-	q->firing = false;
+	call(q, prio, when, fn, ctx);
 }
 
 /* The domain of the least pending edge key (edge_mask != 0): a scan of the few domains. */
@@ -897,15 +904,11 @@ static inline void fire_edge(struct eventq *q)
 	eventq_fn *fn = e->fn;
 	void *ctx = e->ctx;
 	tick_t when = key_tick(e->key);
+	int prio = (int)(key_ord(e->key) >> ORD_SEQ_BITS);
 
-	q->cur_prio = (int)(key_ord(e->key) >> ORD_SEQ_BITS);
 	/* Dropped before the call: the handler may set its domain's next edge. */
 	edge_drop(q, d);
-	advance(q, when);
-	q->fired++;
-	q->firing = true;
-	fn(ctx, when);
-	q->firing = false;
+	call(q, prio, when, fn, ctx);
 }
 
 /* What front() found: nothing due by the limit, a slot's event, or a domain's edge. */
