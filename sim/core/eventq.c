@@ -845,7 +845,6 @@ static bool far_front(struct eventq *q, tick_t *tick)
 	return true;
 }
 
-/* Takes the first entry s of near bucket b (live: the earliest event) and runs it. */
 /* Runs an event already taken off the queue (a slot's or an edge): now moves to its tick. */
 static inline void call(struct eventq *q, int prio, tick_t when, eventq_fn *fn, void *ctx)
 {
@@ -857,6 +856,7 @@ static inline void call(struct eventq *q, int prio, tick_t when, eventq_fn *fn, 
 	q->firing = false;
 }
 
+/* Takes the first entry s of near bucket b (live: the earliest event) and runs it. */
 static inline void fire(struct eventq *q, size_t b, uint32_t s)
 {
 	struct evq_slot *sl = &q->slots[s];
